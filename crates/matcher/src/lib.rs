@@ -1,0 +1,478 @@
+//! The matcher: one small trait and the engines behind it.
+//!
+//! trawl searches whole buffers that hold many lines, yet every engine here
+//! honours grep's line semantics: a match never spans a newline, `^` and `$`
+//! anchor at line boundaries, and look-around cannot see past the line. The
+//! searcher can therefore run one engine call over a buffer of thousands of
+//! lines and only look for line boundaries around the matches it gets back.
+//!
+//! Three engines implement [`Matcher`]:
+//! - [`RustMatcher`]: the Rust regex engine (`regex-automata`'s meta regex over
+//!   bytes), with the pattern's syntax tree rewritten so that no class can
+//!   match `\n`. The default.
+//! - [`PcreMatcher`]: PCRE2 with JIT, for what the Rust engine lacks
+//!   (look-around, backreferences, atomic groups, `\K`, recursion, ...).
+//! - [`FixedMatcher`]: Aho-Corasick over fixed strings (`-F`).
+//!
+//! [`MatcherBuilder`] holds the grep options that shape a pattern (`-F`, `-G`,
+//! `-i`, `-S`, `-w`, `-x`, several `-e`) and picks the engine.
+//!
+//! ```
+//! use trawl_matcher::{Matcher, MatcherBuilder};
+//! let m = MatcherBuilder::new().build(&["fo+".into()]).unwrap();
+//! let hit = m.find_at(b"one\nfoo two\n", 0).unwrap().unwrap();
+//! assert_eq!((hit.start, hit.end), (4, 7));
+//! ```
+#![deny(missing_docs)]
+
+mod bre;
+mod fixed;
+mod pcre;
+mod rust;
+
+use std::fmt;
+
+pub use crate::bre::bre_to_perl;
+pub use crate::fixed::FixedMatcher;
+pub use crate::pcre::PcreMatcher;
+pub use crate::rust::RustMatcher;
+
+/// The byte range of one match in a haystack.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub struct Match {
+    /// Offset of the first byte of the match.
+    pub start: usize,
+    /// Offset one past the last byte of the match.
+    pub end: usize,
+}
+
+impl Match {
+    /// Creates a match covering `start..end`.
+    pub fn new(start: usize, end: usize) -> Match {
+        Match { start, end }
+    }
+
+    /// Whether the match is empty.
+    pub fn is_empty(&self) -> bool {
+        self.start == self.end
+    }
+}
+
+/// A compiled pattern that finds matches in a buffer of `\n`-terminated lines.
+///
+/// Implementations guarantee grep's line semantics: a returned match lies
+/// within one line, and the result is the same as if each line had been
+/// searched on its own (with `at` as the start offset into the line).
+pub trait Matcher: Send + Sync {
+    /// Returns the leftmost match that starts at or after `at`.
+    fn find_at(&self, haystack: &[u8], at: usize) -> Result<Option<Match>, Error>;
+
+    /// The length of the shortest possible match: a file shorter than this
+    /// cannot match and need not be read.
+    fn min_len(&self) -> usize {
+        0
+    }
+}
+
+/// An error building a matcher or running it.
+#[derive(Clone, Debug)]
+pub struct Error {
+    kind: ErrorKind,
+}
+
+/// What went wrong.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The pattern is not valid; the message shows where.
+    Syntax(String),
+    /// The engine gave up on a haystack (for example PCRE2's backtracking limit).
+    Match(String),
+    /// A requested combination of options is not supported.
+    Unsupported(String),
+}
+
+impl Error {
+    pub(crate) fn new(kind: ErrorKind) -> Error {
+        Error { kind }
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.kind
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            ErrorKind::Syntax(m) | ErrorKind::Match(m) | ErrorKind::Unsupported(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// The dialect the patterns are written in.
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
+pub enum Syntax {
+    /// Perl-compatible regular expressions (the default; `-E` and `-P` too).
+    #[default]
+    Perl,
+    /// POSIX basic regular expressions (`-G`), translated to the Perl dialect.
+    Basic,
+    /// Fixed strings (`-F`).
+    Fixed,
+}
+
+/// Which engine runs a regular expression.
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
+pub enum Engine {
+    /// The Rust engine when it supports the pattern with grep's meaning, else PCRE2.
+    #[default]
+    Auto,
+    /// Always PCRE2 (`-P`).
+    Pcre2,
+    /// Always the Rust engine; patterns it cannot run are an error.
+    Rust,
+}
+
+/// Builds a matcher from grep options and patterns.
+#[derive(Clone, Debug, Default)]
+pub struct MatcherBuilder {
+    syntax: Syntax,
+    engine: Engine,
+    ignore_case: bool,
+    smart_case: bool,
+    word: bool,
+    line: bool,
+}
+
+impl MatcherBuilder {
+    /// A builder with grep's defaults (Perl dialect, automatic engine).
+    pub fn new() -> MatcherBuilder {
+        MatcherBuilder::default()
+    }
+
+    /// The dialect of the patterns.
+    pub fn syntax(&mut self, syntax: Syntax) -> &mut Self {
+        self.syntax = syntax;
+        self
+    }
+
+    /// The engine for regular expressions.
+    pub fn engine(&mut self, engine: Engine) -> &mut Self {
+        self.engine = engine;
+        self
+    }
+
+    /// `-i`: ASCII case-insensitive matching (the C locale).
+    pub fn ignore_case(&mut self, yes: bool) -> &mut Self {
+        self.ignore_case = yes;
+        self
+    }
+
+    /// `-S`: case-insensitive unless a pattern has an uppercase letter.
+    pub fn smart_case(&mut self, yes: bool) -> &mut Self {
+        self.smart_case = yes;
+        self
+    }
+
+    /// `-w`: a match must not be preceded or followed by a word character.
+    pub fn word(&mut self, yes: bool) -> &mut Self {
+        self.word = yes;
+        self
+    }
+
+    /// `-x`: a match must cover the whole line.
+    pub fn line(&mut self, yes: bool) -> &mut Self {
+        self.line = yes;
+        self
+    }
+
+    /// Compiles `patterns`; a line matches when any of them matches. A
+    /// pattern that contains newlines counts as one pattern per line (grep).
+    pub fn build(&self, patterns: &[Vec<u8>]) -> Result<AnyMatcher, Error> {
+        let mut lines: Vec<Vec<u8>> = Vec::new();
+        for p in patterns {
+            lines.extend(p.split(|&b| b == b'\n').map(<[u8]>::to_vec));
+        }
+        let ignore_case = self.ignore_case
+            || (self.smart_case && !lines.iter().any(|p| pattern_has_uppercase_letter(p)));
+        let opts = Options { ignore_case, word: self.word, line: self.line };
+        if lines.is_empty() {
+            // `-f /dev/null`: no pattern, no match.
+            return Ok(AnyMatcher::Fixed(FixedMatcher::new(&[], false)?));
+        }
+
+        let regexes: Vec<String> = match self.syntax {
+            Syntax::Fixed => {
+                if !self.word && !self.line && self.engine != Engine::Pcre2 {
+                    return Ok(AnyMatcher::Fixed(FixedMatcher::new(&lines, ignore_case)?));
+                }
+                // Longest first: leftmost-first then equals grep -F's leftmost-longest.
+                let mut sorted = lines.clone();
+                sorted.sort_by_key(|p| std::cmp::Reverse(p.len()));
+                sorted.iter().map(|p| escape_bytes(p)).collect()
+            }
+            Syntax::Basic => lines.iter().map(|p| bre_to_perl(&bytes_to_pattern(p))).collect(),
+            Syntax::Perl => lines.iter().map(|p| bytes_to_pattern(p)).collect(),
+        };
+
+        match self.engine {
+            Engine::Pcre2 => Ok(AnyMatcher::Pcre(PcreMatcher::new(&regexes, &opts)?)),
+            Engine::Rust => Ok(AnyMatcher::Rust(RustMatcher::new(&regexes, &opts)?)),
+            Engine::Auto => {
+                if regexes.iter().all(|r| rust::has_rust_meaning(r)) {
+                    if let Ok(m) = RustMatcher::new(&regexes, &opts) {
+                        return Ok(AnyMatcher::Rust(m));
+                    }
+                }
+                Ok(AnyMatcher::Pcre(PcreMatcher::new(&regexes, &opts)?))
+            }
+        }
+    }
+}
+
+/// Options that shape how each engine wraps the patterns.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Options {
+    pub(crate) ignore_case: bool,
+    pub(crate) word: bool,
+    pub(crate) line: bool,
+}
+
+/// The matcher chosen at run time; dispatches to one engine.
+#[derive(Debug)]
+pub enum AnyMatcher {
+    /// The Rust regex engine.
+    Rust(RustMatcher),
+    /// PCRE2.
+    Pcre(PcreMatcher),
+    /// Aho-Corasick over fixed strings.
+    Fixed(FixedMatcher),
+}
+
+impl AnyMatcher {
+    /// A short name of the engine, for `--stats` and debugging.
+    pub fn engine_name(&self) -> &'static str {
+        match self {
+            AnyMatcher::Rust(_) => "rust-regex",
+            AnyMatcher::Pcre(_) => "pcre2",
+            AnyMatcher::Fixed(_) => "aho-corasick",
+        }
+    }
+}
+
+impl Matcher for AnyMatcher {
+    #[inline]
+    fn find_at(&self, haystack: &[u8], at: usize) -> Result<Option<Match>, Error> {
+        match self {
+            AnyMatcher::Rust(m) => m.find_at(haystack, at),
+            AnyMatcher::Pcre(m) => m.find_at(haystack, at),
+            AnyMatcher::Fixed(m) => m.find_at(haystack, at),
+        }
+    }
+
+    fn min_len(&self) -> usize {
+        match self {
+            AnyMatcher::Rust(m) => m.min_len(),
+            AnyMatcher::Pcre(m) => m.min_len(),
+            AnyMatcher::Fixed(m) => m.min_len(),
+        }
+    }
+}
+
+/// Whether a pattern contains an uppercase ASCII letter that is not part of
+/// an escape such as `\S` or `\W` (for `--smart-case`).
+pub fn pattern_has_uppercase_letter(pattern: &[u8]) -> bool {
+    let mut i = 0;
+    while i < pattern.len() {
+        match pattern[i] {
+            b'\\' => i += 2,
+            b if b.is_ascii_uppercase() => return true,
+            _ => i += 1,
+        }
+    }
+    false
+}
+
+/// Turns pattern bytes into pattern text: invalid UTF-8 bytes become `\xHH`
+/// escapes, which both engines read as that byte (the C locale).
+fn bytes_to_pattern(p: &[u8]) -> String {
+    match std::str::from_utf8(p) {
+        Ok(s) => s.to_string(),
+        Err(_) => {
+            let mut out = String::new();
+            for chunk in p.utf8_chunks() {
+                out.push_str(chunk.valid());
+                for b in chunk.invalid() {
+                    out.push_str(&format!("\\x{b:02X}"));
+                }
+            }
+            out
+        }
+    }
+}
+
+/// Escapes fixed-string bytes as a Perl pattern that matches them literally.
+fn escape_bytes(p: &[u8]) -> String {
+    let mut out = String::new();
+    for &b in p {
+        if b.is_ascii_alphanumeric() || b == b'_' || b == b' ' {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("\\x{b:02X}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn find_all(m: &AnyMatcher, hay: &[u8]) -> Vec<(usize, usize)> {
+        let mut out = vec![];
+        let mut at = 0;
+        while at <= hay.len() {
+            match m.find_at(hay, at).unwrap() {
+                None => break,
+                Some(x) => {
+                    out.push((x.start, x.end));
+                    at = if x.end > x.start { x.end } else { x.end + 1 };
+                }
+            }
+        }
+        out
+    }
+
+    fn both(pat: &str) -> (AnyMatcher, AnyMatcher) {
+        let p = vec![pat.as_bytes().to_vec()];
+        let a = MatcherBuilder::new().build(&p).unwrap();
+        let b = MatcherBuilder::new().engine(Engine::Pcre2).build(&p).unwrap();
+        (a, b)
+    }
+
+    #[test]
+    fn whitespace_class_never_crosses_a_newline() {
+        let (a, b) = both(r"a\s+b");
+        for m in [&a, &b] {
+            assert_eq!(find_all(m, b"a\nb\na  b\n"), vec![(4, 8)]);
+        }
+    }
+
+    #[test]
+    fn negated_class_never_crosses_a_newline() {
+        let (a, b) = both(r"x[^y]*z");
+        for m in [&a, &b] {
+            assert_eq!(find_all(m, b"x\nz\nxaz\n"), vec![(4, 7)]);
+        }
+    }
+
+    #[test]
+    fn anchors_are_line_anchors() {
+        let (a, b) = both(r"^b$");
+        for m in [&a, &b] {
+            assert_eq!(find_all(m, b"a\nb\nbb\nb"), vec![(2, 3), (7, 8)]);
+        }
+        let (a, b) = both(r"\Ab");
+        for m in [&a, &b] {
+            assert_eq!(find_all(m, b"a\nb\nab\n"), vec![(2, 3)]);
+        }
+    }
+
+    #[test]
+    fn lookbehind_does_not_see_the_previous_line() {
+        let p = vec![br"(?<!a)^b".to_vec()];
+        let m = MatcherBuilder::new().build(&p).unwrap();
+        assert_eq!(find_all(&m, b"a\nb\n"), vec![(2, 3)]);
+        let p = vec![br"(?<=\n)b".to_vec()];
+        let m = MatcherBuilder::new().build(&p).unwrap();
+        assert_eq!(find_all(&m, b"a\nb\n"), vec![]);
+    }
+
+    #[test]
+    fn possessive_quantifier_stays_in_the_line() {
+        let p = vec![br"o\s*+$".to_vec()];
+        let m = MatcherBuilder::new().build(&p).unwrap();
+        assert_eq!(find_all(&m, b"foo \n  x\n"), vec![(2, 4)]);
+    }
+
+    #[test]
+    fn backreference_needs_pcre() {
+        let p = vec![br"(\w+) \1".to_vec()];
+        let m = MatcherBuilder::new().build(&p).unwrap();
+        assert_eq!(m.engine_name(), "pcre2");
+        assert_eq!(find_all(&m, b"ab\nab ab\n"), vec![(3, 8)]);
+    }
+
+    #[test]
+    fn word_option_uses_half_boundaries_like_grep_p() {
+        // grep -P -w wraps as (?<!\w)(?:P)(?!\w): "-foo" in "a-foo" is not a word match.
+        for engine in [Engine::Auto, Engine::Pcre2] {
+            let m = MatcherBuilder::new()
+                .engine(engine)
+                .word(true)
+                .build(&[b"-foo".to_vec(), b"bar".to_vec()])
+                .unwrap();
+            assert_eq!(find_all(&m, b"a-foo\n -foo\nbars bar\n"), vec![(7, 11), (17, 20)]);
+        }
+    }
+
+    #[test]
+    fn line_option_and_alternation() {
+        for engine in [Engine::Auto, Engine::Pcre2] {
+            let m = MatcherBuilder::new().engine(engine).line(true).build(&[b"a|ab".to_vec()]).unwrap();
+            assert_eq!(find_all(&m, b"ab\nabc\na\n"), vec![(0, 2), (7, 8)]);
+        }
+    }
+
+    #[test]
+    fn smart_case_ignores_escapes() {
+        let m = MatcherBuilder::new().smart_case(true).build(&[br"\Sfoo".to_vec()]).unwrap();
+        assert_eq!(find_all(&m, b"xFOO\n"), vec![(0, 4)]);
+        let m = MatcherBuilder::new().smart_case(true).build(&[br"Foo".to_vec()]).unwrap();
+        assert_eq!(find_all(&m, b"foo\n"), vec![]);
+    }
+
+    #[test]
+    fn fixed_strings_prefer_the_longest_at_a_position() {
+        let pats = vec![b"ab".to_vec(), b"abc".to_vec(), b".".to_vec()];
+        let m = MatcherBuilder::new().syntax(Syntax::Fixed).build(&pats).unwrap();
+        assert_eq!(find_all(&m, b"abcd.\n"), vec![(0, 3), (4, 5)]);
+        let m = MatcherBuilder::new().syntax(Syntax::Fixed).word(true).build(&pats).unwrap();
+        assert_eq!(find_all(&m, b"abc\nabcd\n"), vec![(0, 3)]);
+    }
+
+    #[test]
+    fn newline_in_a_pattern_separates_patterns() {
+        let m = MatcherBuilder::new().build(&[b"foo\nbar".to_vec()]).unwrap();
+        assert_eq!(find_all(&m, b"bar\nfoo\n"), vec![(0, 3), (4, 7)]);
+    }
+
+    #[test]
+    fn class_set_operations_keep_pcre_meaning() {
+        // In PCRE "[a&&b]" is a class of 'a', '&', 'b'; Rust reads it as an intersection.
+        let m = MatcherBuilder::new().build(&[b"[a&&b]".to_vec()]).unwrap();
+        assert_eq!(find_all(&m, b"&\n"), vec![(0, 1)]);
+    }
+
+    #[test]
+    fn invalid_pattern_names_the_position() {
+        let err = MatcherBuilder::new().build(&[b"a(b".to_vec()]).unwrap_err();
+        assert!(err.to_string().contains("offset 3"), "{err}");
+    }
+
+    #[test]
+    fn invalid_utf8_pattern_bytes_match_themselves() {
+        let m = MatcherBuilder::new().build(&[b"a\xffb".to_vec()]).unwrap();
+        assert_eq!(find_all(&m, b"xa\xffb\n"), vec![(1, 4)]);
+    }
+
+    #[test]
+    fn min_len_is_known_for_the_rust_engine() {
+        let m = MatcherBuilder::new().build(&[b"PM_RESUME".to_vec()]).unwrap();
+        assert_eq!(m.min_len(), 9);
+    }
+}

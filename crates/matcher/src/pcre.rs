@@ -1,0 +1,229 @@
+//! PCRE2 with JIT, kept to grep's line semantics.
+
+use pcre2::bytes::{Regex, RegexBuilder};
+
+use crate::{Error, ErrorKind, Match, Matcher, Options};
+
+/// A pattern compiled by PCRE2 (with JIT where available), in the C locale:
+/// bytes, ASCII classes and case folding, as `LC_ALL=C grep -P`.
+///
+/// GNU grep runs PCRE2 on one line at a time. Doing the same here would cost
+/// one call per line, so for most patterns the whole buffer is scanned in
+/// multi-line mode and a hit is confirmed on its line alone only when the
+/// buffer could have changed the answer (the match crossed a newline, or a
+/// look-around may have seen the neighbouring line). Patterns whose result on
+/// a buffer could miss a line's match (negative look-around, atomic groups,
+/// possessive quantifiers, `\A`, `\z`, verbs, recursion, ...) run line by line.
+#[derive(Debug)]
+pub struct PcreMatcher {
+    regex: Regex,
+    mode: Mode,
+}
+
+/// How a buffer-wide hit relates to the per-line answer.
+#[derive(Clone, Copy, Debug, Eq, PartialEq, PartialOrd, Ord)]
+enum Mode {
+    /// A hit inside one line is the line's answer.
+    Direct,
+    /// Positive look-around may have looked past the line: confirm every hit.
+    ConfirmAlways,
+    /// The buffer may hide a line's match: search each line on its own.
+    LineByLine,
+}
+
+impl PcreMatcher {
+    /// Compiles Perl-dialect `patterns` (any of them may match).
+    pub(crate) fn new(patterns: &[String], opts: &Options) -> Result<PcreMatcher, Error> {
+        let mode = patterns.iter().map(|p| classify(p)).max().unwrap_or(Mode::Direct);
+        let joined = if patterns.len() == 1 {
+            patterns[0].clone()
+        } else {
+            patterns.iter().map(|p| format!("(?:{p})")).collect::<Vec<_>>().join("|")
+        };
+        // The same wrappers as GNU grep's pcresearch.c.
+        let full = if opts.line {
+            format!("^(?:{joined})$")
+        } else if opts.word {
+            format!("(?<!\\w)(?:{joined})(?!\\w)")
+        } else {
+            joined
+        };
+        let regex = RegexBuilder::new()
+            .caseless(opts.ignore_case)
+            .multi_line(true)
+            .utf(false)
+            .ucp(false)
+            .jit_if_available(true)
+            .max_jit_stack_size(Some(16 << 20))
+            .build(&full)
+            .map_err(|e| Error::new(ErrorKind::Syntax(e.to_string())))?;
+        Ok(PcreMatcher { regex, mode })
+    }
+
+    fn find_raw(&self, subject: &[u8], at: usize) -> Result<Option<(usize, usize)>, Error> {
+        match self.regex.find_at(subject, at) {
+            Ok(Some(m)) => Ok(Some((m.start(), m.end().max(m.start())))),
+            Ok(None) => Ok(None),
+            Err(e) => Err(Error::new(ErrorKind::Match(e.to_string()))),
+        }
+    }
+
+    /// Searches the line `hay[ls..le]` alone, from `at`.
+    fn find_in_line(
+        &self,
+        hay: &[u8],
+        ls: usize,
+        le: usize,
+        at: usize,
+    ) -> Result<Option<Match>, Error> {
+        Ok(self.find_raw(&hay[ls..le], at - ls)?.map(|(s, e)| Match::new(ls + s, ls + e)))
+    }
+}
+
+impl Matcher for PcreMatcher {
+    fn find_at(&self, hay: &[u8], mut at: usize) -> Result<Option<Match>, Error> {
+        if self.mode == Mode::LineByLine {
+            let mut ls = line_start(hay, at);
+            loop {
+                let le = line_end(hay, ls);
+                if let Some(m) = self.find_in_line(hay, ls, le, at.max(ls))? {
+                    return Ok(Some(m));
+                }
+                if le >= hay.len() {
+                    return Ok(None);
+                }
+                ls = le + 1;
+                at = ls;
+            }
+        }
+        loop {
+            let Some((s, e)) = self.find_raw(hay, at)? else { return Ok(None) };
+            let ls = line_start(hay, s);
+            let le = line_end(hay, s);
+            if self.mode == Mode::Direct && e <= le {
+                return Ok(Some(Match::new(s, e)));
+            }
+            if let Some(m) = self.find_in_line(hay, ls, le, at.max(ls))? {
+                return Ok(Some(m));
+            }
+            if le >= hay.len() {
+                return Ok(None);
+            }
+            at = le + 1;
+        }
+    }
+}
+
+fn line_start(hay: &[u8], pos: usize) -> usize {
+    memchr::memrchr(b'\n', &hay[..pos]).map_or(0, |i| i + 1)
+}
+
+fn line_end(hay: &[u8], pos: usize) -> usize {
+    memchr::memchr(b'\n', &hay[pos..]).map_or(hay.len(), |i| pos + i)
+}
+
+/// Decides how far a buffer-wide search can be trusted for `pattern`; errs
+/// toward the slower, always-right modes.
+fn classify(pattern: &str) -> Mode {
+    let b = pattern.as_bytes();
+    let mut mode = Mode::Direct;
+    let mut i = 0;
+    let mut in_class = false;
+    while i < b.len() {
+        let c = b[i];
+        let next = b.get(i + 1).copied();
+        if c == b'\\' {
+            match next {
+                Some(b'A' | b'z' | b'Z' | b'G' | b'g' | b'k') => {
+                    // \g and \k may be subroutine calls; be safe.
+                    if matches!(next, Some(b'A' | b'z' | b'Z' | b'G')) || b.get(i + 2) != Some(&b'{') {
+                        return Mode::LineByLine;
+                    }
+                }
+                _ => {}
+            }
+            i += 2;
+            continue;
+        }
+        if in_class {
+            if c == b']' {
+                in_class = false;
+            } else if c == b'[' && next == Some(b':') {
+                if let Some(end) = memchr::memmem::find(&b[i..], b":]") {
+                    i += end + 2;
+                    continue;
+                }
+            }
+            i += 1;
+            continue;
+        }
+        match c {
+            b'[' => {
+                in_class = true;
+                i += 1;
+                if b.get(i) == Some(&b'^') {
+                    i += 1;
+                }
+                if b.get(i) == Some(&b']') {
+                    i += 1;
+                }
+                continue;
+            }
+            b'*' | b'+' | b'?' | b'}' if next == Some(b'+') => return Mode::LineByLine,
+            b'(' if next == Some(b'*') => return Mode::LineByLine,
+            b'(' if next == Some(b'?') => {
+                let rest = &b[i + 2..];
+                if rest.starts_with(b"=") || rest.starts_with(b"<=") {
+                    mode = mode.max(Mode::ConfirmAlways);
+                } else if rest.starts_with(b":")
+                    || rest.starts_with(b"#")
+                    || rest.starts_with(b"|")
+                    || rest.starts_with(b"'")
+                    || rest.starts_with(b"P<")
+                    || (rest.starts_with(b"<") && !rest.starts_with(b"<!"))
+                {
+                    // Groups, comments, branch resets and named groups.
+                } else {
+                    // Flag groups (other than m) keep their meaning in a buffer.
+                    let flags = rest.iter().take_while(|c| c.is_ascii_alphabetic() || **c == b'-');
+                    let mut flags_ok = true;
+                    let mut n = 0;
+                    for &f in flags {
+                        n += 1;
+                        if !matches!(f, b'i' | b's' | b'x' | b'U' | b'J' | b'n' | b'-') {
+                            flags_ok = false;
+                        }
+                    }
+                    let terminated = matches!(rest.get(n), Some(b')' | b':'));
+                    if !(flags_ok && n > 0 && terminated) {
+                        return Mode::LineByLine;
+                    }
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    mode
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{classify, Mode};
+
+    #[test]
+    fn classification() {
+        assert_eq!(classify(r"(\w+)\s*=\s*\1\b"), Mode::Direct);
+        assert_eq!(classify(r"(?i)copyright \(c\)"), Mode::Direct);
+        assert_eq!(classify(r"(?<=struct )\w+"), Mode::ConfirmAlways);
+        assert_eq!(classify(r"(?<name>a)\k{name}"), Mode::Direct);
+        assert_eq!(classify(r"foo(?!bar)"), Mode::LineByLine);
+        assert_eq!(classify(r"(?<!a)b"), Mode::LineByLine);
+        assert_eq!(classify(r"a*+"), Mode::LineByLine);
+        assert_eq!(classify(r"(?>a)"), Mode::LineByLine);
+        assert_eq!(classify(r"\Aa"), Mode::LineByLine);
+        assert_eq!(classify(r"(?-m)^a"), Mode::LineByLine);
+        assert_eq!(classify(r"[(?!]"), Mode::Direct);
+        assert_eq!(classify(r"(*UTF)a"), Mode::LineByLine);
+    }
+}

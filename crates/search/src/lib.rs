@@ -1,0 +1,517 @@
+//! Searching bytes for selected lines, with grep's semantics.
+//!
+//! A [`Searcher`] reads a file into a reusable buffer and hands the whole
+//! buffer (every complete line in it) to the matcher at once; line boundaries
+//! are located only around the matches it returns, and newlines are counted
+//! only when line numbers are wanted, incrementally from the last counted
+//! point. Lines longer than the buffer grow it; the tail of a buffer that ends
+//! mid-line, plus the lines needed for before-context, is moved to the front
+//! before the next read.
+//!
+//! Results go to a [`Sink`], whose callbacks return `Ok(false)` to stop.
+//!
+//! ```
+//! use trawl_matcher::MatcherBuilder;
+//! use trawl_search::{LineInfo, Searcher, SearcherConfig, Sink};
+//!
+//! struct Lines(Vec<String>);
+//! impl Sink for Lines {
+//!     fn matched(&mut self, line: &[u8], _: LineInfo) -> std::io::Result<bool> {
+//!         self.0.push(String::from_utf8_lossy(line).into_owned());
+//!         Ok(true)
+//!     }
+//! }
+//! let m = MatcherBuilder::new().build(&[b"b+".to_vec()]).unwrap();
+//! let mut s = Searcher::new(SearcherConfig::default());
+//! let mut sink = Lines(vec![]);
+//! s.search_slice(&m, b"a\nbb\nc", &mut sink).unwrap();
+//! assert_eq!(sink.0, ["bb\n"]);
+//! ```
+#![deny(missing_docs)]
+
+use std::io::{self, Read};
+
+use memchr::{memchr, memrchr};
+use trawl_matcher::Matcher;
+
+/// What to do with a file that contains a NUL byte.
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
+pub enum BinaryMode {
+    /// grep's default: from the first NUL on, NULs end lines, no line is
+    /// printed, and [`Sink::binary_matched`] reports selected lines.
+    #[default]
+    Detect,
+    /// `-a`: search and print as text.
+    Text,
+    /// `-I`: stop at the first NUL; the file counts as not matching from there.
+    SkipFile,
+}
+
+/// How a searcher selects and surrounds lines.
+#[derive(Clone, Debug, Default)]
+pub struct SearcherConfig {
+    /// `-v`: select the lines that do not match.
+    pub invert: bool,
+    /// Compute line numbers (`-n`).
+    pub line_numbers: bool,
+    /// `-B`: lines of context before each selected line.
+    pub before_context: usize,
+    /// `-A`: lines of context after each selected line.
+    pub after_context: usize,
+    /// `-m`: stop after this many selected lines.
+    pub max_count: Option<u64>,
+    /// Binary file handling.
+    pub binary: BinaryMode,
+}
+
+/// Where a line sits in its file.
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
+pub struct LineInfo {
+    /// Byte offset of the line's first byte.
+    pub offset: u64,
+    /// 1-based line number, when line numbers are on.
+    pub line_number: Option<u64>,
+}
+
+/// Receives what a search finds. Every callback returns `Ok(false)` to stop
+/// searching the current file.
+pub trait Sink {
+    /// A selected line, with its terminator if it has one.
+    fn matched(&mut self, line: &[u8], info: LineInfo) -> io::Result<bool>;
+
+    /// A context line (not selected) near a selected line.
+    fn context(&mut self, _line: &[u8], _info: LineInfo, _after: bool) -> io::Result<bool> {
+        Ok(true)
+    }
+
+    /// The next line printed is not adjacent to the previous one (`--`).
+    fn context_break(&mut self) -> io::Result<bool> {
+        Ok(true)
+    }
+
+    /// A selected line in a file found to be binary; the default stops.
+    fn binary_matched(&mut self, _info: LineInfo) -> io::Result<bool> {
+        Ok(false)
+    }
+}
+
+/// Totals of one search.
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
+pub struct SearchSummary {
+    /// Lines selected (matching, or not matching with `-v`).
+    pub selected: u64,
+    /// Bytes read.
+    pub bytes: u64,
+    /// Offset of the first NUL byte, if the file was found to be binary.
+    pub binary_offset: Option<u64>,
+}
+
+/// Error of a search: reading failed, the matcher failed, or the sink failed.
+#[derive(Debug)]
+pub enum SearchError {
+    /// Reading the input or writing through the sink failed.
+    Io(io::Error),
+    /// The matcher gave up (for example PCRE2's backtracking limit).
+    Match(trawl_matcher::Error),
+}
+
+impl std::fmt::Display for SearchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SearchError::Io(e) => e.fmt(f),
+            SearchError::Match(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for SearchError {}
+
+impl From<io::Error> for SearchError {
+    fn from(e: io::Error) -> Self {
+        SearchError::Io(e)
+    }
+}
+
+/// Smallest read: most source files fit whole, so one matcher call covers them.
+const READ_SIZE: usize = 256 * 1024;
+/// A buffer grown past this for one long line is given back after the file.
+const SHRINK_ABOVE: usize = 16 * 1024 * 1024;
+
+/// Searches inputs one at a time, reusing its buffer (one per thread).
+#[derive(Debug)]
+pub struct Searcher {
+    config: SearcherConfig,
+    buf: Vec<u8>,
+}
+
+impl Searcher {
+    /// A searcher with its own buffer.
+    pub fn new(config: SearcherConfig) -> Searcher {
+        Searcher { config, buf: Vec::new() }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &SearcherConfig {
+        &self.config
+    }
+
+    /// Searches everything `reader` yields.
+    pub fn search_reader<M: Matcher, R: Read, S: Sink>(
+        &mut self,
+        matcher: &M,
+        reader: R,
+        sink: &mut S,
+    ) -> Result<SearchSummary, SearchError> {
+        if self.config.max_count == Some(0) {
+            return Ok(SearchSummary::default());
+        }
+        let mut buf = std::mem::take(&mut self.buf);
+        if buf.len() < READ_SIZE {
+            buf.resize(READ_SIZE, 0);
+        }
+        let mut run = Run::new(&self.config, matcher, sink, reader, &mut buf);
+        let result = run.search();
+        if buf.len() > SHRINK_ABOVE {
+            buf = Vec::new();
+        }
+        self.buf = buf;
+        result
+    }
+
+    /// Searches a byte slice as a whole file.
+    pub fn search_slice<M: Matcher, S: Sink>(
+        &mut self,
+        matcher: &M,
+        data: &[u8],
+        sink: &mut S,
+    ) -> Result<SearchSummary, SearchError> {
+        self.search_reader(matcher, data, sink)
+    }
+}
+
+/// The state of one search. Positions are indexes into `buf`; `base` is the
+/// file offset of `buf[0]`.
+struct Run<'a, M, S, R> {
+    config: &'a SearcherConfig,
+    matcher: &'a M,
+    sink: &'a mut S,
+    reader: R,
+    buf: &'a mut Vec<u8>,
+    base: u64,
+    /// Bytes of `buf` holding data.
+    len: usize,
+    eof: bool,
+    /// Start of the first line not yet searched.
+    pos: usize,
+    /// Lines before this were printed or passed over for good.
+    printed_end: usize,
+    /// Whether any line of this file was printed (for `--` breaks).
+    printed_any: bool,
+    /// After-context lines still owed.
+    after_left: usize,
+    /// Newlines are counted up to here...
+    counted_to: usize,
+    /// ...and this is the number of the line starting there.
+    line_number: u64,
+    selected: u64,
+    /// `-m` reached: only trailing context is still wanted.
+    done: bool,
+    binary_offset: Option<u64>,
+    bytes: u64,
+}
+
+/// Whether to go on after a step.
+type Flow = Result<bool, SearchError>;
+
+impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
+    fn new(
+        config: &'a SearcherConfig,
+        matcher: &'a M,
+        sink: &'a mut S,
+        reader: R,
+        buf: &'a mut Vec<u8>,
+    ) -> Self {
+        Run {
+            config,
+            matcher,
+            sink,
+            reader,
+            buf,
+            base: 0,
+            len: 0,
+            eof: false,
+            pos: 0,
+            printed_end: 0,
+            printed_any: false,
+            after_left: 0,
+            counted_to: 0,
+            line_number: 1,
+            selected: 0,
+            done: false,
+            binary_offset: None,
+            bytes: 0,
+        }
+    }
+
+    fn summary(&self) -> SearchSummary {
+        SearchSummary { selected: self.selected, bytes: self.bytes, binary_offset: self.binary_offset }
+    }
+
+    fn search(&mut self) -> Result<SearchSummary, SearchError> {
+        loop {
+            if !self.fill()? {
+                // -I met a NUL byte: the rest of the file does not count.
+                return Ok(self.summary());
+            }
+            let end = if self.eof {
+                self.len
+            } else {
+                match memrchr(b'\n', &self.buf[self.pos..self.len]) {
+                    Some(i) => self.pos + i + 1,
+                    // No complete line yet: read more (growing the buffer).
+                    None => continue,
+                }
+            };
+            let go_on = if self.done {
+                self.trailing_context(end)?
+            } else if self.config.invert {
+                self.search_inverted(end)?
+            } else {
+                self.search_matches(end)?
+            };
+            self.pos = end;
+            if !go_on || self.eof || (self.done && self.after_left == 0) {
+                return Ok(self.summary());
+            }
+            self.roll();
+        }
+    }
+
+    /// Reads more data after `len`, growing the buffer when it is full.
+    /// Returns false when a binary file must be skipped (`-I`).
+    fn fill(&mut self) -> Result<bool, SearchError> {
+        if self.buf.len() - self.len < READ_SIZE / 2 {
+            let new_len = (self.buf.len() * 2).max(self.len + READ_SIZE);
+            self.buf.resize(new_len, 0);
+        }
+        let start = self.len;
+        // Fill the buffer up: fewer matcher calls, and a small file in one go.
+        while self.len < self.buf.len() {
+            match self.reader.read(&mut self.buf[self.len..]) {
+                Ok(0) => {
+                    self.eof = true;
+                    break;
+                }
+                Ok(n) => self.len += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    self.eof = true;
+                    break;
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        self.bytes += (self.len - start) as u64;
+        if self.config.binary == BinaryMode::Text {
+            return Ok(true);
+        }
+        let new = &mut self.buf[start..self.len];
+        if self.binary_offset.is_none() {
+            if let Some(i) = memchr(0, new) {
+                self.binary_offset = Some(self.base + (start + i) as u64);
+                if self.config.binary == BinaryMode::SkipFile {
+                    return Ok(false);
+                }
+            }
+        }
+        if self.binary_offset.is_some() {
+            // As GNU grep: in a binary file, NUL bytes end lines.
+            for b in new.iter_mut().filter(|b| **b == 0) {
+                *b = b'\n';
+            }
+        }
+        Ok(true)
+    }
+
+    /// Moves the unsearched tail (and lines kept for before-context) to the
+    /// front of the buffer.
+    fn roll(&mut self) {
+        let mut keep = self.pos;
+        let mut n = self.config.before_context;
+        while n > 0 && keep > self.printed_end {
+            keep = memrchr(b'\n', &self.buf[self.printed_end..keep - 1])
+                .map_or(self.printed_end, |i| self.printed_end + i + 1);
+            n -= 1;
+        }
+        if self.config.line_numbers {
+            self.count_lines_to(keep);
+        }
+        self.buf.copy_within(keep..self.len, 0);
+        self.base += keep as u64;
+        self.len -= keep;
+        self.pos -= keep;
+        self.printed_end = self.printed_end.saturating_sub(keep);
+        self.counted_to = self.counted_to.saturating_sub(keep);
+    }
+
+    fn count_lines_to(&mut self, at: usize) {
+        if at > self.counted_to {
+            self.line_number += count_newlines(&self.buf[self.counted_to..at]);
+            self.counted_to = at;
+        }
+    }
+
+    fn info(&mut self, line_start: usize) -> LineInfo {
+        let line_number = if self.config.line_numbers {
+            self.count_lines_to(line_start);
+            Some(self.line_number)
+        } else {
+            None
+        };
+        LineInfo { offset: self.base + line_start as u64, line_number }
+    }
+
+    /// The end of the line containing `at` (after its `\n`, or `end`).
+    fn next_line(&self, at: usize, end: usize) -> usize {
+        memchr(b'\n', &self.buf[at..end]).map_or(end, |i| at + i + 1)
+    }
+
+    /// Searches `pos..end` for matching lines.
+    fn search_matches(&mut self, end: usize) -> Flow {
+        let mut at = self.pos;
+        while at < end {
+            let m = self.matcher.find_at(&self.buf[..end], at).map_err(SearchError::Match)?;
+            let Some(m) = m else { break };
+            // A match at `end` after a newline belongs to a line not read yet.
+            if m.start > end || (m.start == end && self.buf[end - 1] == b'\n') {
+                break;
+            }
+            let ls = memrchr(b'\n', &self.buf[at..m.start]).map_or(at, |i| at + i + 1);
+            let next = self.next_line(m.end.max(ls), end);
+            if !self.select(ls, next)? {
+                return Ok(false);
+            }
+            if self.done {
+                return self.trailing_context(end);
+            }
+            at = next;
+        }
+        self.trailing_context(end)
+    }
+
+    /// Searches `pos..end` for lines that do not match (`-v`).
+    fn search_inverted(&mut self, end: usize) -> Flow {
+        let mut at = self.pos;
+        while at < end {
+            let m = self.matcher.find_at(&self.buf[..end], at).map_err(SearchError::Match)?;
+            let (mls, mnext) = match m {
+                Some(m) if m.start < end || (m.start == end && self.buf[end - 1] != b'\n') => {
+                    let ls = memrchr(b'\n', &self.buf[at..m.start]).map_or(at, |i| at + i + 1);
+                    (ls, self.next_line(m.end.max(ls), end))
+                }
+                _ => (end, end),
+            };
+            while at < mls {
+                let next = self.next_line(at, mls);
+                if !self.select(at, next)? {
+                    return Ok(false);
+                }
+                if self.done {
+                    return self.trailing_context(end);
+                }
+                at = next;
+            }
+            at = mnext;
+        }
+        self.trailing_context(end)
+    }
+
+    /// Handles the selected line `ls..next`: context before it, the line,
+    /// and the `-m` count.
+    fn select(&mut self, ls: usize, next: usize) -> Flow {
+        self.selected += 1;
+        if self.config.max_count.is_some_and(|m| self.selected >= m) {
+            self.done = true;
+        }
+        if self.binary_offset.is_some() {
+            let info = self.info(ls);
+            self.printed_end = next;
+            return Ok(self.sink.binary_matched(info)?);
+        }
+        if !self.context_before(ls)? {
+            return Ok(false);
+        }
+        let info = self.info(ls);
+        self.printed_any = true;
+        self.printed_end = next;
+        self.after_left = self.config.after_context;
+        Ok(self.sink.matched(&self.buf[ls..next], info)?)
+    }
+
+    /// Prints the context lines between the last printed line and `ls`.
+    fn context_before(&mut self, ls: usize) -> Flow {
+        if self.config.before_context == 0 && self.config.after_context == 0 {
+            return Ok(true);
+        }
+        // After-context of the previous selected line first.
+        if !self.after_context_until(ls)? {
+            return Ok(false);
+        }
+        // Then up to `before_context` lines just before `ls`.
+        let mut start = ls;
+        let mut n = self.config.before_context;
+        while n > 0 && start > self.printed_end {
+            start = memrchr(b'\n', &self.buf[self.printed_end..start - 1])
+                .map_or(self.printed_end, |i| self.printed_end + i + 1);
+            n -= 1;
+        }
+        if self.printed_any && start > self.printed_end && !self.sink.context_break()? {
+            return Ok(false);
+        }
+        let mut at = start;
+        while at < ls {
+            let next = self.next_line(at, ls);
+            let info = self.info(at);
+            self.printed_any = true;
+            if !self.sink.context(&self.buf[at..next], info, false)? {
+                return Ok(false);
+            }
+            at = next;
+        }
+        self.printed_end = self.printed_end.max(ls);
+        Ok(true)
+    }
+
+    /// Prints owed after-context lines from `printed_end`, stopping at `limit`.
+    fn after_context_until(&mut self, limit: usize) -> Flow {
+        while self.after_left > 0 && self.printed_end < limit {
+            let at = self.printed_end;
+            let next = self.next_line(at, limit);
+            let info = self.info(at);
+            if !self.sink.context(&self.buf[at..next], info, true)? {
+                return Ok(false);
+            }
+            self.after_left -= 1;
+            self.printed_end = next;
+        }
+        Ok(true)
+    }
+
+    /// Prints owed after-context lines up to `end` (no selected line follows
+    /// in `pos..end`).
+    fn trailing_context(&mut self, end: usize) -> Flow {
+        if self.binary_offset.is_some() {
+            self.after_left = 0;
+            return Ok(true);
+        }
+        self.after_context_until(end)
+    }
+}
+
+/// Counts `\n` bytes.
+pub fn count_newlines(bytes: &[u8]) -> u64 {
+    memchr::memchr_iter(b'\n', bytes).count() as u64
+}
+
+#[cfg(test)]
+mod tests;

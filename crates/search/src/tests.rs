@@ -1,0 +1,238 @@
+//! The searcher against a naive line-by-line reference.
+
+use super::*;
+use trawl_matcher::{AnyMatcher, MatcherBuilder};
+
+/// Records what a search reports, in grep's text format.
+#[derive(Default)]
+struct Record(Vec<u8>);
+
+impl Record {
+    fn line(&mut self, sep: u8, line: &[u8], info: LineInfo) {
+        if let Some(n) = info.line_number {
+            self.0.extend_from_slice(format!("{n}{}", sep as char).as_bytes());
+        }
+        self.0.extend_from_slice(format!("{}{}", info.offset, sep as char).as_bytes());
+        self.0.extend_from_slice(line);
+        if !line.ends_with(b"\n") {
+            self.0.push(b'\n');
+        }
+    }
+}
+
+impl Sink for Record {
+    fn matched(&mut self, line: &[u8], info: LineInfo) -> io::Result<bool> {
+        self.line(b':', line, info);
+        Ok(true)
+    }
+    fn context(&mut self, line: &[u8], info: LineInfo, _after: bool) -> io::Result<bool> {
+        self.line(b'-', line, info);
+        Ok(true)
+    }
+    fn context_break(&mut self) -> io::Result<bool> {
+        self.0.extend_from_slice(b"--\n");
+        Ok(true)
+    }
+    fn binary_matched(&mut self, info: LineInfo) -> io::Result<bool> {
+        self.0.extend_from_slice(format!("binary {}\n", info.offset).as_bytes());
+        Ok(false)
+    }
+}
+
+/// grep's algorithm, one line at a time.
+fn reference(m: &AnyMatcher, data: &[u8], c: &SearcherConfig) -> Vec<u8> {
+    let mut lines = vec![];
+    let mut off = 0;
+    while off < data.len() {
+        let next = memchr(b'\n', &data[off..]).map_or(data.len(), |i| off + i + 1);
+        lines.push((off, &data[off..next]));
+        off = next;
+    }
+    let selected: Vec<bool> = lines
+        .iter()
+        .map(|(_, l)| {
+            let body = l.strip_suffix(b"\n").unwrap_or(l);
+            m.find_at(body, 0).unwrap().is_some() != c.invert
+        })
+        .collect();
+    let mut out = Record::default();
+    let mut last_printed: Option<usize> = None;
+    let mut count = 0;
+    let mut after_left = 0;
+    for (i, (off, line)) in lines.iter().enumerate() {
+        let info = |i: usize, off: usize| LineInfo {
+            offset: off as u64,
+            line_number: c.line_numbers.then_some(i as u64 + 1),
+        };
+        if c.max_count.is_some_and(|mx| count >= mx) {
+            // GNU grep prints trailing context after -m, matching lines included.
+            if after_left > 0 {
+                out.line(b'-', line, info(i, *off));
+                last_printed = Some(i);
+                after_left -= 1;
+                continue;
+            }
+            break;
+        }
+        if selected[i] {
+            let first = i.saturating_sub(c.before_context);
+            let from = match last_printed {
+                Some(p) => first.max(p + 1),
+                None => first,
+            };
+            if let Some(p) = last_printed {
+                if from > p + 1 && (c.before_context > 0 || c.after_context > 0) {
+                    out.0.extend_from_slice(b"--\n");
+                }
+            }
+            for j in from..i {
+                out.line(b'-', lines[j].1, info(j, lines[j].0));
+            }
+            out.line(b':', line, info(i, *off));
+            last_printed = Some(i);
+            after_left = c.after_context;
+            count += 1;
+        } else if after_left > 0 {
+            out.line(b'-', line, info(i, *off));
+            last_printed = Some(i);
+            after_left -= 1;
+        }
+    }
+    out.0
+}
+
+fn run(m: &AnyMatcher, data: &[u8], c: &SearcherConfig) -> Vec<u8> {
+    let mut s = Searcher::new(c.clone());
+    let mut out = Record::default();
+    s.search_slice(m, data, &mut out).unwrap();
+    out.0
+}
+
+/// A deterministic text of `n` lines with matches sprinkled at varied spacing.
+fn corpus(n: usize, long_every: usize) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut x: u64 = 12345;
+    for i in 0..n {
+        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let r = (x >> 33) as usize;
+        if long_every > 0 && i % long_every == 7 {
+            out.extend(std::iter::repeat_n(b'z', 70_000 + r % 300_000));
+        }
+        match r % 13 {
+            0 => out.extend_from_slice(b"a needle here"),
+            1 => out.extend_from_slice(b"needle"),
+            2 => {}
+            _ => out.extend_from_slice(format!("filler line {i} {}", r % 1000).as_bytes()),
+        }
+        out.push(b'\n');
+    }
+    out
+}
+
+fn configs() -> Vec<SearcherConfig> {
+    let mut v = vec![];
+    for invert in [false, true] {
+        for (b, a) in [(0, 0), (2, 0), (0, 3), (2, 2), (5, 1)] {
+            for max_count in [None, Some(3)] {
+                v.push(SearcherConfig {
+                    invert,
+                    line_numbers: true,
+                    before_context: b,
+                    after_context: a,
+                    max_count,
+                    binary: BinaryMode::Text,
+                });
+            }
+        }
+    }
+    v
+}
+
+#[test]
+fn equals_reference_on_small_input() {
+    let m = MatcherBuilder::new().build(&[b"needle".to_vec()]).unwrap();
+    let data = corpus(300, 0);
+    for c in configs() {
+        same(&run(&m, &data, &c), &reference(&m, &data, &c), &c);
+    }
+}
+
+/// Compares two outputs line by line, showing the first difference only.
+fn same(got: &[u8], want: &[u8], c: &SearcherConfig) {
+    let g: Vec<_> = got.split(|&b| b == b'\n').collect();
+    let w: Vec<_> = want.split(|&b| b == b'\n').collect();
+    for (i, (a, b)) in g.iter().zip(&w).enumerate() {
+        assert!(
+            a == b,
+            "{c:?}: line {i}: got {:?} want {:?}",
+            String::from_utf8_lossy(&a[..a.len().min(80)]),
+            String::from_utf8_lossy(&b[..b.len().min(80)])
+        );
+    }
+    assert_eq!(g.len(), w.len(), "{c:?}: line counts differ");
+}
+
+#[test]
+fn equals_reference_across_buffer_refills_and_long_lines() {
+    let m = MatcherBuilder::new().build(&[b"needle|^$".to_vec()]).unwrap();
+    let data = corpus(60_000, 5_000);
+    assert!(data.len() > 4 * READ_SIZE);
+    for c in configs() {
+        same(&run(&m, &data, &c), &reference(&m, &data, &c), &c);
+    }
+}
+
+#[test]
+fn last_line_without_newline_and_empty_input() {
+    let m = MatcherBuilder::new().build(&[b"$".to_vec()]).unwrap();
+    let c = SearcherConfig { line_numbers: true, ..Default::default() };
+    assert_eq!(run(&m, b"a\nb", &c), b"1:0:a\n2:2:b\n");
+    assert_eq!(run(&m, b"a\n", &c), b"1:0:a\n");
+    assert_eq!(run(&m, b"", &c), b"");
+    let m = MatcherBuilder::new().build(&[b"^$".to_vec()]).unwrap();
+    assert_eq!(run(&m, b"a\n\nb\n", &c), b"2:2:\n");
+}
+
+#[test]
+fn binary_file_stops_at_first_selected_line_and_nul_ends_lines() {
+    let m = MatcherBuilder::new().build(&[b"^foo".to_vec()]).unwrap();
+    let c = SearcherConfig::default();
+    assert_eq!(run(&m, b"x\0foo\n", &c), b"binary 2\n");
+    // Count everything: NULs end lines (GNU grep).
+    struct Count(u64);
+    impl Sink for Count {
+        fn matched(&mut self, _: &[u8], _: LineInfo) -> io::Result<bool> {
+            self.0 += 1;
+            Ok(true)
+        }
+        fn binary_matched(&mut self, _: LineInfo) -> io::Result<bool> {
+            self.0 += 1;
+            Ok(true)
+        }
+    }
+    let mut s = Searcher::new(SearcherConfig::default());
+    let mut n = Count(0);
+    let sum = s.search_slice(&m, b"foo\0foo\nbar foo\n", &mut n).unwrap();
+    assert_eq!((n.0, sum.binary_offset), (2, Some(3)));
+    let mut s = Searcher::new(SearcherConfig { binary: BinaryMode::SkipFile, ..Default::default() });
+    let mut n = Count(0);
+    s.search_slice(&m, b"foo\0foo\n", &mut n).unwrap();
+    assert_eq!(n.0, 0);
+}
+
+#[test]
+fn matches_never_repeat_or_vanish_at_buffer_edges() {
+    // Lines straddle every refill boundary; each must be found exactly once.
+    let m = MatcherBuilder::new().build(&[b"X\\d+Y".to_vec()]).unwrap();
+    let mut data = Vec::new();
+    let mut want = 0;
+    while data.len() < 3 * READ_SIZE {
+        data.extend_from_slice(b"....X12Y....\n");
+        want += 1;
+        data.extend(std::iter::repeat_n(b'.', 997));
+        data.push(b'\n');
+    }
+    let c = SearcherConfig::default();
+    let got = run(&m, &data, &c);
+    assert_eq!(got.iter().filter(|&&b| b == b'\n').count(), want);
+}

@@ -1,0 +1,90 @@
+//! `.gitignore` and `.ignore` files, read relative to each directory's fd.
+
+use std::ffi::OsStr;
+use std::io::Read;
+use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd};
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+use std::sync::Arc;
+
+use ignore::gitignore::{Gitignore, GitignoreBuilder};
+use ignore::Match;
+
+/// The ignore rules in force in a directory: its own files, then its parent's.
+pub(crate) struct IgnoreStack {
+    parent: Option<Arc<IgnoreStack>>,
+    /// Most specific first: `.ignore` overrides `.gitignore` in the same directory.
+    rules: Vec<Gitignore>,
+}
+
+/// Names of the ignore files, highest precedence first.
+const IGNORE_FILES: [&[u8]; 2] = [b".ignore\0", b".gitignore\0"];
+
+impl IgnoreStack {
+    /// The rules for the directory open at `dir`, whose printed path is `path`.
+    pub(crate) fn enter(
+        parent: Option<Arc<IgnoreStack>>,
+        dir: BorrowedFd<'_>,
+        path: &[u8],
+    ) -> Arc<IgnoreStack> {
+        let root = if path.is_empty() { Path::new(".") } else { Path::new(OsStr::from_bytes(path)) };
+        let mut rules = Vec::new();
+        for name in IGNORE_FILES {
+            let Some(text) = read_at(dir, name) else { continue };
+            let mut b = GitignoreBuilder::new(root);
+            for line in text.split(|&c| c == b'\n') {
+                if let Ok(line) = std::str::from_utf8(line) {
+                    let _ = b.add_line(None, line.trim_end_matches('\r'));
+                }
+            }
+            if let Ok(gi) = b.build() {
+                if !gi.is_empty() {
+                    rules.push(gi);
+                }
+            }
+        }
+        match parent {
+            Some(p) if rules.is_empty() => p,
+            parent => Arc::new(IgnoreStack { parent, rules }),
+        }
+    }
+
+    /// Whether the entry at `path` (named `name`) is ignored.
+    pub(crate) fn is_ignored(&self, path: &[u8], name: &[u8], is_dir: bool) -> bool {
+        if is_dir && name == b".git" {
+            return true;
+        }
+        let rel: &Path = if let Some(stripped) = path.strip_prefix(b"./") {
+            Path::new(OsStr::from_bytes(stripped))
+        } else {
+            Path::new(OsStr::from_bytes(path))
+        };
+        let mut cur = Some(self);
+        while let Some(node) = cur {
+            for gi in &node.rules {
+                match gi.matched(rel, is_dir) {
+                    Match::Ignore(_) => return true,
+                    Match::Whitelist(_) => return false,
+                    Match::None => {}
+                }
+            }
+            cur = node.parent.as_deref();
+        }
+        false
+    }
+}
+
+fn read_at(dir: BorrowedFd<'_>, name: &[u8]) -> Option<Vec<u8>> {
+    // SAFETY: `name` ends with NUL; `dir` is an open directory.
+    let fd = unsafe {
+        libc::openat(dir.as_raw_fd(), name.as_ptr().cast(), libc::O_RDONLY | libc::O_CLOEXEC | libc::O_NOFOLLOW)
+    };
+    if fd < 0 {
+        return None;
+    }
+    // SAFETY: a fresh descriptor that nothing else owns.
+    let mut f = unsafe { std::fs::File::from_raw_fd(fd) };
+    let mut text = Vec::new();
+    f.read_to_end(&mut text).ok()?;
+    Some(text)
+}

@@ -1,0 +1,612 @@
+//! Parallel directory traversal for huge trees.
+//!
+//! The walk reads directories with `getdents64` into a large per-thread
+//! buffer, opens every directory and file with `openat` relative to its
+//! parent's descriptor (so paths deeper than `PATH_MAX` work), takes entry
+//! types from `d_type` and calls `fstatat` only when the type is unknown or a
+//! symlink must be followed.
+//!
+//! Work is spread with one deque per thread: a thread pops its own newest work
+//! (depth first, keeping few directories open) and steals the oldest work of
+//! others (whole subtrees). Directories are work items, and so are batches of
+//! a directory's files, so one huge directory is still shared by all threads.
+//! The threads that walk are the threads that visit: a [`Visitor`] runs on
+//! each of them, and searching a file happens inside [`Visitor::visit`].
+//!
+//! ```no_run
+//! use trawl_walk::{Entry, Visitor, WalkBuilder, WalkError, WalkState};
+//! struct Count(usize);
+//! impl Visitor for Count {
+//!     fn visit(&mut self, e: &Entry<'_>) -> WalkState {
+//!         self.0 += e.file_type().is_file() as usize;
+//!         WalkState::Continue
+//!     }
+//!     fn error(&mut self, _: WalkError) -> WalkState { WalkState::Continue }
+//! }
+//! let mut w = WalkBuilder::new();
+//! w.add_root(".");
+//! w.run(|_| Count(0));
+//! ```
+#![deny(missing_docs)]
+
+mod dirent;
+mod ignore_files;
+mod parallel;
+mod sorted;
+
+use std::ffi::{CStr, CString, OsStr};
+use std::fmt;
+use std::fs::File;
+use std::io;
+use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::ffi::OsStrExt;
+use std::sync::Arc;
+
+pub use crate::dirent::FileType;
+use crate::ignore_files::IgnoreStack;
+
+/// What a visitor wants next.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum WalkState {
+    /// Go on.
+    Continue,
+    /// Do not descend into this directory (same as `Continue` for files).
+    Skip,
+    /// Stop the whole walk as soon as possible.
+    Quit,
+}
+
+/// Receives the entries of a walk, one visitor per thread.
+pub trait Visitor: Send {
+    /// Called for every entry: roots, directories (before their contents) and
+    /// everything else.
+    fn visit(&mut self, entry: &Entry<'_>) -> WalkState;
+
+    /// Called for an entry that could not be read, or a directory loop.
+    fn error(&mut self, err: WalkError) -> WalkState;
+}
+
+/// An entry of the walk, valid during the [`Visitor::visit`] call.
+pub struct Entry<'a> {
+    parent: Option<BorrowedFd<'a>>,
+    name: &'a CStr,
+    path: &'a [u8],
+    depth: usize,
+    file_type: FileType,
+    followed: bool,
+    stat: Option<&'a libc::stat>,
+}
+
+impl<'a> Entry<'a> {
+    /// The path to print: the root as given, then names joined by `/`.
+    pub fn path(&self) -> &[u8] {
+        self.path
+    }
+
+    /// The file name within its directory (for a root, the path as given).
+    pub fn file_name(&self) -> &[u8] {
+        self.name.to_bytes()
+    }
+
+    /// 0 for a root, 1 for its entries, and so on.
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// Whether this entry was named by the user rather than found by recursion.
+    pub fn is_root(&self) -> bool {
+        self.parent.is_none()
+    }
+
+    /// The entry's type; for a followed symlink, the type of its target.
+    pub fn file_type(&self) -> FileType {
+        self.file_type
+    }
+
+    /// The metadata, when the walk had to read it anyway (unknown `d_type`,
+    /// followed links, roots).
+    pub fn metadata(&self) -> Option<&libc::stat> {
+        self.stat
+    }
+
+    /// Opens the entry for reading. Entries met during recursion are opened
+    /// relative to their directory, non-blocking and without following a
+    /// symlink (unless the walk follows links), so a file replaced by a FIFO
+    /// or a link after the directory was read cannot hang or redirect the
+    /// search.
+    pub fn open(&self) -> io::Result<File> {
+        let fd = match self.parent {
+            None => {
+                let mut flags = libc::O_RDONLY | libc::O_CLOEXEC | libc::O_NOCTTY;
+                if self.file_type.is_dir() {
+                    flags |= libc::O_DIRECTORY;
+                }
+                cvt(unsafe {
+                    // SAFETY: `name` is a valid NUL-terminated string.
+                    libc::open(self.name.as_ptr(), flags)
+                })?
+            }
+            Some(dir) => {
+                let mut flags = libc::O_RDONLY | libc::O_CLOEXEC | libc::O_NOCTTY | libc::O_NONBLOCK;
+                if !self.followed {
+                    flags |= libc::O_NOFOLLOW;
+                }
+                cvt(unsafe {
+                    // SAFETY: `dir` is an open directory descriptor borrowed for
+                    // the lifetime of the entry; `name` is NUL-terminated.
+                    libc::openat(dir.as_raw_fd(), self.name.as_ptr(), flags)
+                })?
+            }
+        };
+        // SAFETY: `fd` was just returned by open(2) and is owned by nobody else.
+        Ok(unsafe { File::from_raw_fd(fd) })
+    }
+}
+
+/// An error met during the walk, with the path it concerns.
+#[derive(Debug)]
+pub struct WalkError {
+    path: Vec<u8>,
+    kind: WalkErrorKind,
+}
+
+/// What went wrong at a path.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum WalkErrorKind {
+    /// A system call failed.
+    Io(io::Error),
+    /// Following a symlink led back to one of its own ancestors.
+    Loop,
+}
+
+impl WalkError {
+    /// The path the error concerns.
+    pub fn path(&self) -> &[u8] {
+        &self.path
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &WalkErrorKind {
+        &self.kind
+    }
+}
+
+impl fmt::Display for WalkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = String::from_utf8_lossy(&self.path);
+        match &self.kind {
+            WalkErrorKind::Io(e) => write!(f, "{path}: {}", io_message(e)),
+            WalkErrorKind::Loop => write!(f, "{path}: warning: recursive directory loop"),
+        }
+    }
+}
+
+/// The text of an I/O error without Rust's " (os error N)" suffix, as C tools print it.
+pub fn io_message(e: &io::Error) -> String {
+    let s = e.to_string();
+    match s.find(" (os error") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}
+
+/// One path given by the user.
+#[derive(Clone, Debug)]
+struct Root {
+    /// What to open.
+    open: CString,
+    /// What to print before the names found under it ("" for an implicit ".").
+    display: Vec<u8>,
+}
+
+/// Configures and runs a walk.
+#[derive(Clone, Debug)]
+pub struct WalkBuilder {
+    roots: Vec<Root>,
+    threads: usize,
+    follow_links: bool,
+    max_depth: Option<usize>,
+    same_file_system: bool,
+    sorted: bool,
+    ignore_files: bool,
+}
+
+impl Default for WalkBuilder {
+    fn default() -> Self {
+        WalkBuilder::new()
+    }
+}
+
+impl WalkBuilder {
+    /// A walk with no roots, on as many threads as there are CPUs.
+    pub fn new() -> WalkBuilder {
+        WalkBuilder {
+            roots: Vec::new(),
+            threads: 0,
+            follow_links: false,
+            max_depth: None,
+            same_file_system: false,
+            sorted: false,
+            ignore_files: false,
+        }
+    }
+
+    /// Adds a path to walk, printed as given.
+    pub fn add_root(&mut self, path: impl AsRef<OsStr>) -> &mut Self {
+        let bytes = path.as_ref().as_bytes();
+        self.add_root_displayed(bytes, bytes)
+    }
+
+    /// Adds a path to walk whose entries are printed under `display` (an
+    /// empty `display` prints bare names, as grep does for an implicit `.`).
+    pub fn add_root_displayed(&mut self, path: &[u8], display: &[u8]) -> &mut Self {
+        let open = CString::new(path.to_vec()).unwrap_or_else(|_| c".".to_owned());
+        self.roots.push(Root { open, display: display.to_vec() });
+        self
+    }
+
+    /// Threads to use; 0 chooses from the number of CPUs.
+    pub fn threads(&mut self, n: usize) -> &mut Self {
+        self.threads = n;
+        self
+    }
+
+    /// Follow symlinks met during recursion (`-R`), reporting loops.
+    pub fn follow_links(&mut self, yes: bool) -> &mut Self {
+        self.follow_links = yes;
+        self
+    }
+
+    /// Visit nothing deeper than `depth` (0: the roots only).
+    pub fn max_depth(&mut self, depth: Option<usize>) -> &mut Self {
+        self.max_depth = depth;
+        self
+    }
+
+    /// Do not descend into directories on other file systems.
+    pub fn same_file_system(&mut self, yes: bool) -> &mut Self {
+        self.same_file_system = yes;
+        self
+    }
+
+    /// Visit in depth-first order, each directory's entries sorted by name
+    /// bytes (on one thread).
+    pub fn sorted(&mut self, yes: bool) -> &mut Self {
+        self.sorted = yes;
+        self
+    }
+
+    /// Honour `.gitignore` and `.ignore` files, and skip `.git` directories.
+    pub fn ignore_files(&mut self, yes: bool) -> &mut Self {
+        self.ignore_files = yes;
+        self
+    }
+
+    /// The number of threads a walk will use.
+    pub fn thread_count(&self) -> usize {
+        if self.threads > 0 {
+            return self.threads;
+        }
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    }
+
+    /// Walks every root, calling a visitor made by `make_visitor(thread index)`
+    /// on each thread; returns the visitors when the walk ends.
+    pub fn run<V, F>(&self, make_visitor: F) -> Vec<V>
+    where
+        V: Visitor,
+        F: Fn(usize) -> V + Sync,
+    {
+        if self.sorted {
+            let mut v = make_visitor(0);
+            sorted::walk(self, &mut v);
+            vec![v]
+        } else {
+            parallel::walk(self, self.thread_count(), &make_visitor)
+        }
+    }
+}
+
+/// An open directory and what its children need to know about it.
+pub(crate) struct OpenDir {
+    fd: OwnedFd,
+    path: Vec<u8>,
+    depth: usize,
+    /// The (dev, ino) of this directory and its ancestors, when links are
+    /// followed (for loop detection).
+    ancestors: Option<Arc<Ancestor>>,
+    /// The device of the root, when staying on one file system.
+    root_dev: Option<u64>,
+    ignore: Option<Arc<IgnoreStack>>,
+}
+
+pub(crate) struct Ancestor {
+    dev: u64,
+    ino: u64,
+    parent: Option<Arc<Ancestor>>,
+}
+
+impl Ancestor {
+    fn contains(&self, dev: u64, ino: u64) -> bool {
+        let mut cur = Some(self);
+        while let Some(a) = cur {
+            if a.dev == dev && a.ino == ino {
+                return true;
+            }
+            cur = a.parent.as_deref();
+        }
+        false
+    }
+}
+
+/// A directory to read: a root, or a child of an open directory.
+pub(crate) struct DirTask {
+    parent: Option<Arc<OpenDir>>,
+    name: CString,
+    path: Vec<u8>,
+    depth: usize,
+    /// Opened through a followed symlink (do not use O_NOFOLLOW).
+    followed: bool,
+}
+
+/// Appends `name` to a directory path the way entries are printed.
+pub(crate) fn join_path(out: &mut Vec<u8>, dir: &[u8], name: &[u8]) {
+    out.clear();
+    out.extend_from_slice(dir);
+    if !dir.is_empty() && !dir.ends_with(b"/") {
+        out.push(b'/');
+    }
+    out.extend_from_slice(name);
+}
+
+pub(crate) fn cvt(ret: libc::c_int) -> io::Result<RawFd> {
+    if ret < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(ret)
+    }
+}
+
+pub(crate) fn fstat(fd: RawFd) -> io::Result<libc::stat> {
+    // SAFETY: an all-zero stat is a valid value; fstat fills it in.
+    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    // SAFETY: `st` is a valid out-pointer.
+    cvt(unsafe { libc::fstat(fd, &mut st) })?;
+    Ok(st)
+}
+
+pub(crate) fn fstatat(dir: RawFd, name: &CStr, follow: bool) -> io::Result<libc::stat> {
+    // SAFETY: as in `fstat`.
+    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    let flags = if follow { 0 } else { libc::AT_SYMLINK_NOFOLLOW };
+    // SAFETY: `name` is NUL-terminated and `st` a valid out-pointer.
+    cvt(unsafe { libc::fstatat(dir, name.as_ptr(), &mut st, flags) })?;
+    Ok(st)
+}
+
+/// Shared state of one walk's directory handling, used by both orders.
+pub(crate) struct DirReader<'w> {
+    pub(crate) config: &'w WalkBuilder,
+    pub(crate) buf: dirent::DentBuf,
+    pub(crate) path: Vec<u8>,
+}
+
+/// A child of a directory, as read.
+pub(crate) struct Child {
+    pub(crate) name: CString,
+    pub(crate) file_type: FileType,
+    pub(crate) stat: Option<libc::stat>,
+    pub(crate) followed: bool,
+}
+
+impl<'w> DirReader<'w> {
+    pub(crate) fn new(config: &'w WalkBuilder) -> DirReader<'w> {
+        DirReader { config, buf: dirent::DentBuf::new(), path: Vec::new() }
+    }
+
+    /// Opens a directory task; reports errors and loops to the visitor.
+    pub(crate) fn open_dir<V: Visitor>(&mut self, task: DirTask, v: &mut V) -> Option<OpenDir> {
+        let c = self.config;
+        let fd = match &task.parent {
+            None => cvt(unsafe {
+                // SAFETY: a NUL-terminated path.
+                libc::open(
+                    task.name.as_ptr(),
+                    libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC | libc::O_NOCTTY,
+                )
+            }),
+            Some(parent) => {
+                let mut flags = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC;
+                if !task.followed {
+                    flags |= libc::O_NOFOLLOW;
+                }
+                cvt(unsafe {
+                    // SAFETY: the parent descriptor is open (owned by `parent`).
+                    libc::openat(parent.fd.as_raw_fd(), task.name.as_ptr(), flags)
+                })
+            }
+        };
+        let fd = match fd {
+            // SAFETY: a fresh descriptor from open(2).
+            Ok(fd) => unsafe { OwnedFd::from_raw_fd(fd) },
+            Err(e) => {
+                v.error(WalkError { path: task.path, kind: WalkErrorKind::Io(e) });
+                return None;
+            }
+        };
+        let parent = task.parent.as_deref();
+        let mut ancestors = None;
+        let mut root_dev = parent.and_then(|p| p.root_dev);
+        if c.follow_links || c.same_file_system {
+            let st = match fstat(fd.as_raw_fd()) {
+                Ok(st) => st,
+                Err(e) => {
+                    v.error(WalkError { path: task.path, kind: WalkErrorKind::Io(e) });
+                    return None;
+                }
+            };
+            let (dev, ino) = (st.st_dev, st.st_ino);
+            if c.same_file_system {
+                match root_dev {
+                    None => root_dev = Some(dev),
+                    Some(d) if d != dev => return None,
+                    Some(_) => {}
+                }
+            }
+            if c.follow_links {
+                let up = parent.and_then(|p| p.ancestors.clone());
+                if up.as_ref().is_some_and(|a| a.contains(dev, ino)) {
+                    v.error(WalkError { path: task.path, kind: WalkErrorKind::Loop });
+                    return None;
+                }
+                ancestors = Some(Arc::new(Ancestor { dev, ino, parent: up }));
+            }
+        }
+        let ignore = if c.ignore_files {
+            Some(IgnoreStack::enter(parent.and_then(|p| p.ignore.clone()), fd.as_fd(), &task.path))
+        } else {
+            None
+        };
+        Some(OpenDir { fd, path: task.path, depth: task.depth, ancestors, root_dev, ignore })
+    }
+
+    /// Reads all children of `dir`, resolving unknown types and followed links.
+    pub(crate) fn read_children<V: Visitor>(
+        &mut self,
+        dir: &OpenDir,
+        v: &mut V,
+        out: &mut Vec<Child>,
+    ) -> WalkState {
+        out.clear();
+        let c = self.config;
+        let raw = dir.fd.as_raw_fd();
+        let mut result = Ok(());
+        self.buf.read_all(raw, |name, d_type| {
+            let mut file_type = FileType::from_d_type(d_type);
+            let mut stat = None;
+            let mut followed = false;
+            if file_type == FileType::Unknown || (c.follow_links && file_type.is_symlink()) {
+                let follow = c.follow_links;
+                match fstatat(raw, name, follow) {
+                    Ok(st) => {
+                        followed = follow && file_type != FileType::Unknown;
+                        file_type = FileType::from_mode(st.st_mode);
+                        stat = Some(st);
+                    }
+                    Err(e) => {
+                        if follow {
+                            // A dangling link: report it with its own type.
+                            if let Ok(st) = fstatat(raw, name, false) {
+                                file_type = FileType::from_mode(st.st_mode);
+                                if file_type.is_symlink() {
+                                    followed = false;
+                                    stat = Some(st);
+                                    out.push(Child { name: name.to_owned(), file_type, stat, followed });
+                                    return;
+                                }
+                            }
+                        }
+                        join_path(&mut self.path, &dir.path, name.to_bytes());
+                        let err = WalkError { path: self.path.clone(), kind: WalkErrorKind::Io(e) };
+                        if v.error(err) == WalkState::Quit {
+                            result = Err(());
+                        }
+                        return;
+                    }
+                }
+            }
+            out.push(Child { name: name.to_owned(), file_type, stat, followed });
+        })
+        .unwrap_or_else(|e| {
+            if v.error(WalkError { path: dir.path.clone(), kind: WalkErrorKind::Io(e) })
+                == WalkState::Quit
+            {
+                result = Err(());
+            }
+        });
+        if let Some(ig) = &dir.ignore {
+            out.retain(|ch| {
+                join_path(&mut self.path, &dir.path, ch.name.to_bytes());
+                !ig.is_ignored(&self.path, ch.name.to_bytes(), ch.file_type.is_dir())
+            });
+        }
+        if result.is_err() {
+            WalkState::Quit
+        } else {
+            WalkState::Continue
+        }
+    }
+
+    /// Visits one child of `dir`; returns the task for it if it is a directory
+    /// to descend into.
+    pub(crate) fn visit_child<V: Visitor>(
+        &mut self,
+        dir: &Arc<OpenDir>,
+        child: &Child,
+        v: &mut V,
+    ) -> (WalkState, Option<DirTask>) {
+        join_path(&mut self.path, &dir.path, child.name.to_bytes());
+        let entry = Entry {
+            parent: Some(dir.fd.as_fd()),
+            name: &child.name,
+            path: &self.path,
+            depth: dir.depth + 1,
+            file_type: child.file_type,
+            followed: child.followed,
+            stat: child.stat.as_ref(),
+        };
+        let state = v.visit(&entry);
+        if state == WalkState::Continue
+            && child.file_type.is_dir()
+            && self.config.max_depth.is_none_or(|m| dir.depth + 1 < m)
+        {
+            let task = DirTask {
+                parent: Some(dir.clone()),
+                name: child.name.clone(),
+                path: self.path.clone(),
+                depth: dir.depth + 1,
+                followed: child.followed,
+            };
+            return (state, Some(task));
+        }
+        (state, None)
+    }
+
+    /// Visits a root; returns the task to read it if it is a directory.
+    pub(crate) fn visit_root<V: Visitor>(&mut self, root: &Root, v: &mut V) -> (WalkState, Option<DirTask>) {
+        // Roots follow symlinks (grep -r and find -H semantics for operands).
+        // SAFETY: a zeroed stat is valid; stat(2) fills it in.
+        let mut st: libc::stat = unsafe { std::mem::zeroed() };
+        // SAFETY: NUL-terminated path and a valid out-pointer.
+        if let Err(e) = cvt(unsafe { libc::stat(root.open.as_ptr(), &mut st) }) {
+            let path = root.open.to_bytes().to_vec();
+            return (v.error(WalkError { path, kind: WalkErrorKind::Io(e) }), None);
+        }
+        let file_type = FileType::from_mode(st.st_mode);
+        let display: &[u8] = if root.display.is_empty() { b"." } else { &root.display };
+        let entry = Entry {
+            parent: None,
+            name: &root.open,
+            path: display,
+            depth: 0,
+            file_type,
+            followed: true,
+            stat: Some(&st),
+        };
+        let state = v.visit(&entry);
+        if state == WalkState::Continue && file_type.is_dir() && self.config.max_depth != Some(0) {
+            let task = DirTask {
+                parent: None,
+                name: root.open.clone(),
+                path: root.display.clone(),
+                depth: 0,
+                followed: true,
+            };
+            return (state, Some(task));
+        }
+        (state, None)
+    }
+}
+
+use std::os::fd::AsFd;

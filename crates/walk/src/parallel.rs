@@ -1,0 +1,184 @@
+//! The parallel walk: one deque per thread, work stealing, no producer thread.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use crossbeam_deque::{Injector, Steal, Stealer, Worker};
+
+use crate::{Child, DirReader, DirTask, OpenDir, Visitor, WalkBuilder, WalkState};
+
+/// Files of one directory handed out together: small enough to balance a
+/// huge directory across threads, large enough to keep the deques cheap.
+const FILE_BATCH: usize = 16;
+
+enum Work {
+    Root(usize),
+    Dir(DirTask),
+    Files(Arc<OpenDir>, Vec<Child>),
+}
+
+struct Shared {
+    injector: Injector<Work>,
+    stealers: Vec<Stealer<Work>>,
+    /// Work items pushed and not yet finished; the walk ends at zero.
+    pending: AtomicUsize,
+    quit: AtomicBool,
+}
+
+pub(crate) fn walk<V, F>(config: &WalkBuilder, threads: usize, make_visitor: &F) -> Vec<V>
+where
+    V: Visitor,
+    F: Fn(usize) -> V + Sync,
+{
+    let threads = threads.max(1);
+    let workers: Vec<Worker<Work>> = (0..threads).map(|_| Worker::new_lifo()).collect();
+    let shared = Shared {
+        injector: Injector::new(),
+        stealers: workers.iter().map(Worker::stealer).collect(),
+        pending: AtomicUsize::new(config.roots.len()),
+        quit: AtomicBool::new(false),
+    };
+    for i in 0..config.roots.len() {
+        shared.injector.push(Work::Root(i));
+    }
+    std::thread::scope(|s| {
+        let handles: Vec<_> = workers
+            .into_iter()
+            .enumerate()
+            .map(|(i, local)| {
+                let shared = &shared;
+                std::thread::Builder::new()
+                    .name(format!("trawl-{i}"))
+                    .spawn_scoped(s, move || {
+                        let mut v = make_visitor(i);
+                        Thread { config, shared, local, reader: DirReader::new(config) }.run(&mut v);
+                        v
+                    })
+                    .expect("spawn walker thread")
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("walker thread panicked")).collect()
+    })
+}
+
+struct Thread<'w> {
+    config: &'w WalkBuilder,
+    shared: &'w Shared,
+    local: Worker<Work>,
+    reader: DirReader<'w>,
+}
+
+impl Thread<'_> {
+    fn run<V: Visitor>(&mut self, v: &mut V) {
+        let mut idle = 0u32;
+        let mut children = Vec::new();
+        loop {
+            if self.shared.quit.load(Ordering::Relaxed) {
+                return;
+            }
+            match self.find_work() {
+                Some(work) => {
+                    idle = 0;
+                    if self.process(work, v, &mut children) == WalkState::Quit {
+                        self.shared.quit.store(true, Ordering::Relaxed);
+                        return;
+                    }
+                    self.shared.pending.fetch_sub(1, Ordering::AcqRel);
+                }
+                None => {
+                    if self.shared.pending.load(Ordering::Acquire) == 0 {
+                        return;
+                    }
+                    idle += 1;
+                    if idle < 16 {
+                        std::hint::spin_loop();
+                    } else if idle < 64 {
+                        std::thread::yield_now();
+                    } else {
+                        std::thread::sleep(Duration::from_micros(200));
+                    }
+                }
+            }
+        }
+    }
+
+    fn find_work(&self) -> Option<Work> {
+        if let Some(w) = self.local.pop() {
+            return Some(w);
+        }
+        loop {
+            let mut retry = false;
+            match self.shared.injector.steal_batch_and_pop(&self.local) {
+                Steal::Success(w) => return Some(w),
+                Steal::Retry => retry = true,
+                Steal::Empty => {}
+            }
+            for s in &self.shared.stealers {
+                match s.steal() {
+                    Steal::Success(w) => return Some(w),
+                    Steal::Retry => retry = true,
+                    Steal::Empty => {}
+                }
+            }
+            if !retry {
+                return None;
+            }
+        }
+    }
+
+    fn push(&self, work: Work) {
+        self.shared.pending.fetch_add(1, Ordering::AcqRel);
+        self.local.push(work);
+    }
+
+    fn process<V: Visitor>(&mut self, work: Work, v: &mut V, children: &mut Vec<Child>) -> WalkState {
+        match work {
+            Work::Root(i) => {
+                let (state, task) = self.reader.visit_root(&self.config.roots[i], v);
+                match task {
+                    Some(task) if state != WalkState::Quit => self.read_dir(task, v, children),
+                    _ => state,
+                }
+            }
+            Work::Dir(task) => self.read_dir(task, v, children),
+            Work::Files(dir, files) => {
+                for child in &files {
+                    if self.reader.visit_child(&dir, child, v).0 == WalkState::Quit {
+                        return WalkState::Quit;
+                    }
+                }
+                WalkState::Continue
+            }
+        }
+    }
+
+    fn read_dir<V: Visitor>(&mut self, task: DirTask, v: &mut V, children: &mut Vec<Child>) -> WalkState {
+        let Some(dir) = self.reader.open_dir(task, v) else { return WalkState::Continue };
+        let dir = Arc::new(dir);
+        if self.reader.read_children(&dir, v, children) == WalkState::Quit {
+            return WalkState::Quit;
+        }
+        let mut batch = Vec::new();
+        for child in children.drain(..) {
+            if child.file_type.is_dir() {
+                let (state, task) = self.reader.visit_child(&dir, &child, v);
+                if state == WalkState::Quit {
+                    return state;
+                }
+                if let Some(task) = task {
+                    self.push(Work::Dir(task));
+                }
+            } else {
+                batch.push(child);
+                if batch.len() == FILE_BATCH {
+                    self.push(Work::Files(dir.clone(), std::mem::take(&mut batch)));
+                }
+            }
+        }
+        if !batch.is_empty() {
+            self.push(Work::Files(dir, batch));
+        }
+        WalkState::Continue
+    }
+}
