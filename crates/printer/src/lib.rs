@@ -1,1 +1,452 @@
-//! placeholder
+//! Formatting search results: GNU grep's format, JSON Lines, color.
+//!
+//! A [`Printer`] belongs to one thread and collects output in memory; for
+//! each file it hands out a [`FileSink`] (the searcher's [`Sink`]) and, after
+//! the search, [`FileSink::finish`] writes what only the end of a file can
+//! tell (`-c`, `-l`, `-L`, JSON's `end`). The caller moves [`Printer::out`] to
+//! standard output in large writes, a whole file at a time, so one file's
+//! lines are never interleaved with another's.
+#![deny(missing_docs)]
+
+mod color;
+mod json;
+
+pub use crate::json::summary as json_summary;
+
+use std::io;
+
+use trawl_matcher::Matcher;
+use trawl_search::{LineInfo, SearchSummary, Sink};
+
+pub use crate::color::Colors;
+
+/// What is printed for each file.
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
+pub enum OutputMode {
+    /// The selected lines (the default), or their matches with `-o`.
+    #[default]
+    Lines,
+    /// `-c`: the number of selected lines.
+    Count,
+    /// `-l`: the names of files with a selected line.
+    FilesWithMatches,
+    /// `-L`: the names of files without one.
+    FilesWithoutMatch,
+    /// `-q`: nothing.
+    Quiet,
+    /// `--json`: JSON Lines in ripgrep's message format.
+    Json,
+}
+
+/// How to print.
+#[derive(Clone, Debug, Default)]
+pub struct PrinterConfig {
+    /// What is printed for each file.
+    pub mode: OutputMode,
+    /// Prefix lines with the file name (`-H`).
+    pub with_filename: bool,
+    /// Print line numbers (`-n`).
+    pub line_number: bool,
+    /// Print byte offsets (`-b`).
+    pub byte_offset: bool,
+    /// Print only the matched parts (`-o`).
+    pub only_matching: bool,
+    /// `-v` is in force (`-o` then prints nothing; colors apply to context).
+    pub invert: bool,
+    /// Context lines are on, so groups are separated by `--`.
+    pub context: bool,
+    /// Follow file names with NUL instead of `:` or a newline (`-Z`).
+    pub null: bool,
+    /// Colors, when coloring.
+    pub colors: Option<Colors>,
+    /// Write each line as soon as it is formatted (`--line-buffered`).
+    pub line_buffered: bool,
+}
+
+/// Where printers send finished output: standard output, under a lock.
+pub trait Output: Sync {
+    /// Writes a chunk of one file's output. `first` is set for the file's
+    /// first chunk; with context lines on, the writer puts `--` before it if
+    /// anything was written before (groups of different files are separated).
+    fn write(&self, bytes: &[u8], first: bool) -> io::Result<()>;
+}
+
+/// The `--` line between groups of context, colored when coloring.
+pub fn group_separator(colors: Option<&Colors>) -> Vec<u8> {
+    let mut out = Vec::new();
+    color::separator(&mut out, colors);
+    out
+}
+
+/// Output is written once a printer holds this much (whole files at a time).
+const FLUSH_AT: usize = 64 * 1024;
+
+/// Totals for `--stats` and JSON's summary.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stats {
+    /// Matches found (counting each match on a line with `-o` or JSON).
+    pub matches: u64,
+    /// Lines selected.
+    pub matched_lines: u64,
+    /// Files with at least one selected line.
+    pub files_matched: u64,
+    /// Files searched.
+    pub files_searched: u64,
+    /// Bytes read.
+    pub bytes_searched: u64,
+    /// Bytes of output.
+    pub bytes_printed: u64,
+}
+
+impl Stats {
+    /// Adds another thread's totals.
+    pub fn add(&mut self, o: &Stats) {
+        self.matches += o.matches;
+        self.matched_lines += o.matched_lines;
+        self.files_matched += o.files_matched;
+        self.files_searched += o.files_searched;
+        self.bytes_searched += o.bytes_searched;
+        self.bytes_printed += o.bytes_printed;
+    }
+}
+
+/// One thread's printer.
+pub struct Printer<'c> {
+    config: &'c PrinterConfig,
+    output: &'c dyn Output,
+    /// Output not yet written to standard output.
+    pub out: Vec<u8>,
+    /// Totals so far.
+    pub stats: Stats,
+    /// Whether collecting statistics costs extra work (JSON, --stats).
+    count_matches: bool,
+}
+
+impl<'c> Printer<'c> {
+    /// A printer writing into its own buffer.
+    pub fn new(config: &'c PrinterConfig, output: &'c dyn Output, count_matches: bool) -> Self {
+        let out = Vec::with_capacity(FLUSH_AT * 2);
+        Printer { config, output, out, stats: Stats::default(), count_matches }
+    }
+
+    /// Writes everything held (at the end of a thread's work).
+    pub fn flush(&mut self) -> io::Result<()> {
+        if self.out.is_empty() {
+            return Ok(());
+        }
+        let r = self.output.write(&self.out, true);
+        self.out.clear();
+        r
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &PrinterConfig {
+        self.config
+    }
+
+    /// A sink for the file printed as `path`.
+    pub fn sink<'p, M: Matcher>(&'p mut self, path: &'p [u8], matcher: &'p M) -> FileSink<'p, 'c, M> {
+        let start = self.out.len();
+        FileSink {
+            p: self,
+            path,
+            matcher,
+            selected: 0,
+            start,
+            flushed: false,
+            begun: false,
+            binary_reported: false,
+        }
+    }
+}
+
+/// Receives one file's results.
+pub struct FileSink<'p, 'c, M> {
+    p: &'p mut Printer<'c>,
+    path: &'p [u8],
+    matcher: &'p M,
+    selected: u64,
+    /// Where this file's output starts in the printer's buffer.
+    start: usize,
+    /// Part of this file's output was written already (line buffering).
+    flushed: bool,
+    /// JSON `begin` written.
+    begun: bool,
+    binary_reported: bool,
+}
+
+impl<M: Matcher> FileSink<'_, '_, M> {
+    /// Writes what depends on the whole file, and hands the output on when
+    /// due; returns whether a line was selected, and the result of writing.
+    pub fn finish(mut self, summary: &SearchSummary) -> (bool, io::Result<()>) {
+        let c = self.p.config;
+        let matched = self.selected > 0;
+        match c.mode {
+            OutputMode::Count => {
+                if c.with_filename {
+                    self.file_name();
+                    self.sep(b':');
+                }
+                let mut b = itoa_buf();
+                self.p.out.extend_from_slice(fmt_u64(&mut b, self.selected));
+                self.p.out.push(b'\n');
+            }
+            OutputMode::FilesWithMatches if matched => self.file_line(),
+            OutputMode::FilesWithoutMatch if !matched => self.file_line(),
+            OutputMode::Json if self.begun => json::end(&mut self.p.out, self.path, summary, self.selected),
+            _ => {}
+        }
+        let st = &mut self.p.stats;
+        st.files_searched += 1;
+        st.bytes_searched += summary.bytes;
+        st.matched_lines += self.selected;
+        st.files_matched += matched as u64;
+        st.bytes_printed += (self.p.out.len() - self.start) as u64;
+        // With context, each file is written alone so that the writer can
+        // separate it from whatever came before.
+        let due = c.context || c.line_buffered || self.p.out.len() >= FLUSH_AT;
+        let result = if due { self.write_out() } else { Ok(()) };
+        (matched, result)
+    }
+
+    /// Writes this file's pending output (and anything before it).
+    fn write_out(&mut self) -> io::Result<()> {
+        if self.p.out.len() == self.start && self.start == 0 {
+            return Ok(());
+        }
+        let first = !self.flushed;
+        let r = if self.start > 0 {
+            // Output of earlier files first, as its own chunk.
+            let earlier = self.p.output.write(&self.p.out[..self.start], true);
+            earlier.and_then(|_| {
+                if self.p.out.len() > self.start {
+                    self.p.output.write(&self.p.out[self.start..], first)
+                } else {
+                    Ok(())
+                }
+            })
+        } else {
+            self.p.output.write(&self.p.out, first)
+        };
+        if self.p.out.len() > self.start {
+            self.flushed = true;
+        }
+        self.p.out.clear();
+        self.start = 0;
+        r
+    }
+
+    /// After a line: write it now under `--line-buffered`.
+    fn line_done(&mut self) -> io::Result<bool> {
+        if self.p.config.line_buffered {
+            let before = self.p.out.len() - self.start;
+            self.write_out()?;
+            self.p.stats.bytes_printed += before as u64;
+        }
+        Ok(true)
+    }
+
+    fn file_line(&mut self) {
+        self.file_name();
+        self.p.out.push(if self.p.config.null { 0 } else { b'\n' });
+    }
+
+    fn file_name(&mut self) {
+        color::paint(&mut self.p.out, self.p.config.colors.as_ref(), |c| &c.file_name, self.path);
+    }
+
+    /// The separator after a field: NUL after a file name with `-Z`.
+    fn sep(&mut self, sep: u8) {
+        let c = self.p.config;
+        if c.null {
+            self.p.out.push(0);
+        } else {
+            color::paint(&mut self.p.out, c.colors.as_ref(), |c| &c.separator, &[sep]);
+        }
+    }
+
+    fn number_field(&mut self, n: u64, which: Field, sep: u8) {
+        let c = self.p.config;
+        let mut b = itoa_buf();
+        let digits = fmt_u64(&mut b, n);
+        let pick: fn(&Colors) -> &str = match which {
+            Field::Line => |k| &k.line_number,
+            Field::Byte => |k| &k.byte_offset,
+        };
+        color::paint(&mut self.p.out, c.colors.as_ref(), pick, digits);
+        color::paint(&mut self.p.out, c.colors.as_ref(), |k| &k.separator, &[sep]);
+    }
+
+    /// Writes the prefix of a line: name, number, offset.
+    fn prefix(&mut self, info: LineInfo, offset: u64, sep: u8) {
+        let c = self.p.config;
+        if c.with_filename {
+            self.file_name();
+            self.sep(sep);
+        }
+        if c.line_number {
+            if let Some(n) = info.line_number {
+                self.number_field(n, Field::Line, sep);
+            }
+        }
+        if c.byte_offset {
+            self.number_field(offset, Field::Byte, sep);
+        }
+    }
+
+    fn write_line(&mut self, line: &[u8], info: LineInfo, selected: bool) {
+        let c = self.p.config;
+        let body = line.strip_suffix(b"\n").unwrap_or(line);
+        let sep = if selected { b':' } else { b'-' };
+        if c.only_matching {
+            if !selected || c.invert {
+                return;
+            }
+            let mut at = 0;
+            while let Some(m) = next_match(self.matcher, body, &mut at) {
+                self.prefix(info, info.offset + m.start as u64, sep);
+                color::paint(&mut self.p.out, c.colors.as_ref(), |k| &k.selected_match, &body[m.start..m.end]);
+                self.p.out.push(b'\n');
+                self.p.stats.matches += 1;
+            }
+            return;
+        }
+        self.prefix(info, info.offset, sep);
+        match &c.colors {
+            Some(k) => {
+                let (line_color, match_color) = if selected {
+                    (k.selected_line.as_str(), k.selected_match.as_str())
+                } else {
+                    (k.context_line.as_str(), k.context_match.as_str())
+                };
+                // Matches are colored where they are: in selected lines, and
+                // in context lines under -v.
+                let color_matches = selected != c.invert && !match_color.is_empty();
+                color::line(&mut self.p.out, k, body, line_color, match_color, |at| {
+                    if color_matches {
+                        next_match(self.matcher, body, at)
+                    } else {
+                        None
+                    }
+                });
+            }
+            None => {
+                self.p.out.extend_from_slice(body);
+                if self.p.count_matches && selected && !c.invert {
+                    let mut at = 0;
+                    while next_match(self.matcher, body, &mut at).is_some() {
+                        self.p.stats.matches += 1;
+                    }
+                }
+            }
+        }
+        self.p.out.push(b'\n');
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Field {
+    Line,
+    Byte,
+}
+
+/// The next non-empty match in `line` at or after `*at`; advances `*at`.
+fn next_match<M: Matcher>(m: &M, line: &[u8], at: &mut usize) -> Option<trawl_matcher::Match> {
+    while *at <= line.len() {
+        let found = m.find_at(line, *at).ok()??;
+        if found.is_empty() {
+            *at = found.end + 1;
+            continue;
+        }
+        *at = found.end;
+        return Some(found);
+    }
+    None
+}
+
+impl<M: Matcher> Sink for FileSink<'_, '_, M> {
+    fn matched(&mut self, line: &[u8], info: LineInfo) -> io::Result<bool> {
+        self.selected += 1;
+        match self.p.config.mode {
+            OutputMode::Lines => {
+                self.write_line(line, info, true);
+                self.line_done()
+            }
+            OutputMode::Count => Ok(true),
+            OutputMode::FilesWithMatches | OutputMode::FilesWithoutMatch | OutputMode::Quiet => {
+                Ok(false)
+            }
+            OutputMode::Json => {
+                if !self.begun {
+                    json::begin(&mut self.p.out, self.path);
+                    self.begun = true;
+                }
+                let n = json::line(&mut self.p.out, self.path, line, info, Some(self.matcher), !self.p.config.invert);
+                self.p.stats.matches += n;
+                Ok(true)
+            }
+        }
+    }
+
+    fn context(&mut self, line: &[u8], info: LineInfo, _after: bool) -> io::Result<bool> {
+        match self.p.config.mode {
+            OutputMode::Lines => {
+                self.write_line(line, info, false);
+                return self.line_done();
+            }
+            OutputMode::Json => {
+                if !self.begun {
+                    json::begin(&mut self.p.out, self.path);
+                    self.begun = true;
+                }
+                json::line(&mut self.p.out, self.path, line, info, None::<&M>, false);
+            }
+            _ => {}
+        }
+        Ok(true)
+    }
+
+    fn context_break(&mut self) -> io::Result<bool> {
+        if self.p.config.mode == OutputMode::Lines {
+            color::separator(&mut self.p.out, self.p.config.colors.as_ref());
+        }
+        Ok(true)
+    }
+
+    fn binary_matched(&mut self, _info: LineInfo) -> io::Result<bool> {
+        self.selected += 1;
+        match self.p.config.mode {
+            OutputMode::Count => Ok(true),
+            OutputMode::Lines | OutputMode::Json if !self.binary_reported => {
+                self.binary_reported = true;
+                if self.p.config.mode == OutputMode::Lines {
+                    self.p.out.extend_from_slice(b"trawl: ");
+                    self.p.out.extend_from_slice(self.path);
+                    self.p.out.extend_from_slice(b": binary file matches\n");
+                } else if !self.begun {
+                    json::begin(&mut self.p.out, self.path);
+                    self.begun = true;
+                }
+                Ok(false)
+            }
+            _ => Ok(false),
+        }
+    }
+}
+
+fn itoa_buf() -> [u8; 20] {
+    [0; 20]
+}
+
+/// Formats `n` in decimal into `buf`, returning the digits.
+fn fmt_u64(buf: &mut [u8; 20], mut n: u64) -> &[u8] {
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            return &buf[i..];
+        }
+    }
+}

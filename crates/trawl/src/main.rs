@@ -1,1 +1,108 @@
-fn main(){}
+//! trawl: a parallel recursive grep for huge file trees.
+//!
+//! The data path, stage by stage (each stage a crate):
+//!
+//! ```text
+//! args.rs, config.rs   options → MatcherBuilder, SearcherConfig, PrinterConfig, WalkBuilder
+//! trawl-walk           roots → getdents64/openat on N threads (work stealing) → Entry
+//! grep.rs (Visitor)    Entry → globs, file type → open → Searcher (one per thread)
+//! trawl-search         read() into a reusable buffer → Matcher over the whole buffer
+//!                      → lines located around matches → Sink callbacks
+//! trawl-matcher        Rust regex | PCRE2 (JIT) | Aho-Corasick, with grep's line semantics
+//! trawl-printer        Sink → grep format / JSON / color into a per-thread buffer
+//! output.rs            whole files' output → stdout under a lock, in large writes
+//! ```
+//!
+//! Exit status as GNU grep: 0 a line was selected, 1 none, 2 an error
+//! (0 with `-q` when a line was selected, errors or not).
+
+mod args;
+mod config;
+mod grep;
+mod output;
+
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use trawl_printer::{OutputMode, Stats};
+
+fn main() -> ExitCode {
+    let start = Instant::now();
+    let argv = args::preprocess(std::env::args_os().collect());
+    let matches = match args::command().try_get_matches_from(argv) {
+        Ok(m) => m,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let cfg = match config::Config::from_matches(&matches) {
+        Ok(c) => c,
+        Err(msg) => {
+            eprintln!("trawl: {msg}");
+            return ExitCode::from(2);
+        }
+    };
+    raise_open_file_limit();
+    let out = output::Stdout::new(&cfg);
+    let ctx = grep::Context::new(&cfg, &out);
+    let stats: Stats = grep::run(&ctx);
+    if cfg.stats || cfg.printer.mode == OutputMode::Json {
+        let mut text = Vec::new();
+        let elapsed = start.elapsed();
+        if cfg.printer.mode == OutputMode::Json {
+            trawl_printer::json_summary(&mut text, &stats, elapsed);
+        } else {
+            text.extend_from_slice(
+                format!(
+                    "\n{} matches\n{} matched lines\n{} files contained matches\n{} files searched\n{} bytes printed\n{} bytes searched\n{:.6} seconds\n",
+                    stats.matches,
+                    stats.matched_lines,
+                    stats.files_matched,
+                    stats.files_searched,
+                    stats.bytes_printed,
+                    stats.bytes_searched,
+                    elapsed.as_secs_f64()
+                )
+                .as_bytes(),
+            );
+        }
+        let _ = trawl_printer::Output::write(&out, &text, false);
+    }
+    let matched = ctx.matched.load(Ordering::Relaxed);
+    let error = ctx.error.load(Ordering::Relaxed);
+    if out.broken_pipe() {
+        return ExitCode::from(if matched { 0 } else { 1 });
+    }
+    let _ = std::io::stderr().flush();
+    if cfg.printer.mode == OutputMode::Quiet && matched {
+        return ExitCode::from(0);
+    }
+    ExitCode::from(if error {
+        2
+    } else if matched {
+        0
+    } else {
+        1
+    })
+}
+
+/// Deep trees keep a descriptor open per level and thread: lift the soft limit.
+fn raise_open_file_limit() {
+    // SAFETY: getrlimit/setrlimit with a valid out-pointer.
+    unsafe {
+        let mut rl: libc::rlimit = std::mem::zeroed();
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut rl) == 0 && rl.rlim_cur < rl.rlim_max {
+            rl.rlim_cur = rl.rlim_max.min(1 << 20);
+            libc::setrlimit(libc::RLIMIT_NOFILE, &rl);
+        }
+    }
+}
+
+/// Whether standard input is a terminal (then no path means `.`).
+pub(crate) fn stdin_is_terminal() -> bool {
+    std::io::stdin().is_terminal()
+}

@@ -1,0 +1,117 @@
+//! Command-line parsing: GNU grep's option names, plus trawl's own.
+
+use std::ffi::OsString;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+
+use clap::{Arg, ArgAction, ArgMatches, Command};
+
+/// Options that take a value (for telling `-5` apart from a value).
+const VALUE_SHORTS: &[u8] = b"efmABCj";
+
+pub fn command() -> Command {
+    let flag = |name: &'static str| Arg::new(name).action(ArgAction::SetTrue);
+    let many = |name: &'static str| Arg::new(name).action(ArgAction::Append).value_parser(clap::value_parser!(OsString));
+    let num = |name: &'static str| Arg::new(name).value_parser(clap::value_parser!(u64));
+    Command::new("trawl")
+        .version(env!("CARGO_PKG_VERSION"))
+        .about("Search huge file trees at the speed of the disk.")
+        .override_usage("trawl [OPTIONS] PATTERN [PATH...]\n       trawl [OPTIONS] -e PATTERN... [PATH...]\n       trawl [OPTIONS] -f FILE... [PATH...]")
+        .disable_help_flag(true)
+        .disable_version_flag(true)
+        .args_override_self(true)
+        .arg(Arg::new("pattern_or_path").action(ArgAction::Append).value_parser(clap::value_parser!(OsString)).num_args(0..).help("The pattern (unless -e or -f is given), then files and directories to search"))
+        .arg(many("regexp").short('e').long("regexp").value_name("PATTERN").help("Use PATTERN (may be repeated)").allow_hyphen_values(true))
+        .arg(many("file").short('f').long("file").value_name("FILE").help("Read patterns from FILE, one per line"))
+        .arg(flag("fixed").short('F').long("fixed-strings").help("Patterns are fixed strings"))
+        .arg(flag("basic").short('G').long("basic-regexp").help("Patterns are POSIX basic regular expressions"))
+        .arg(flag("extended").short('E').long("extended-regexp").help("Patterns are Perl-compatible (the default dialect)"))
+        .arg(flag("perl").short('P').long("perl-regexp").help("Use PCRE2 (with JIT)"))
+        .arg(Arg::new("engine").long("engine").value_parser(["auto", "rust", "pcre2"]).help("Regex engine: auto (Rust regex unless PCRE2 is needed), rust, pcre2"))
+        .arg(flag("ignore_case").short('i').short_alias('y').long("ignore-case").help("Ignore case (ASCII)"))
+        .arg(flag("no_ignore_case").long("no-ignore-case").help("Do not ignore case"))
+        .arg(flag("smart_case").short('S').long("smart-case").help("Ignore case unless a pattern has an uppercase letter"))
+        .arg(flag("word").short('w').long("word-regexp").help("Match only whole words"))
+        .arg(flag("line").short('x').long("line-regexp").help("Match only whole lines"))
+        .arg(flag("invert").short('v').long("invert-match").help("Select non-matching lines"))
+        .arg(flag("count").short('c').long("count").help("Print only a count of selected lines per file"))
+        .arg(flag("files_with_matches").short('l').long("files-with-matches").help("Print only names of files with selected lines"))
+        .arg(flag("files_without_match").short('L').long("files-without-match").help("Print only names of files with no selected lines"))
+        .arg(flag("only_matching").short('o').long("only-matching").help("Print only the matched parts of lines"))
+        .arg(flag("quiet").short('q').long("quiet").visible_alias("silent").help("Print nothing; exit 0 at the first match"))
+        .arg(flag("no_messages").short('s').long("no-messages").help("Suppress error messages about files"))
+        .arg(flag("line_number").short('n').long("line-number").help("Print line numbers"))
+        .arg(flag("no_line_number").short('N').long("no-line-number").help("Do not print line numbers (the default on a terminal is to print them)"))
+        .arg(flag("byte_offset").short('b').long("byte-offset").help("Print the byte offset of each line (or match with -o)"))
+        .arg(flag("with_filename").short('H').long("with-filename").help("Print the file name for each match"))
+        .arg(flag("no_filename").short('h').long("no-filename").help("Never print file names"))
+        .arg(num("max_count").short('m').long("max-count").value_name("NUM").help("Stop after NUM selected lines per file"))
+        .arg(num("after").short('A').long("after-context").value_name("NUM").help("Print NUM lines of trailing context"))
+        .arg(num("before").short('B').long("before-context").value_name("NUM").help("Print NUM lines of leading context"))
+        .arg(num("context").short('C').long("context").value_name("NUM").help("Print NUM lines of context"))
+        .arg(Arg::new("color").long("color").visible_alias("colour").value_name("WHEN").num_args(0..=1).require_equals(true).default_missing_value("auto").value_parser(["auto", "always", "never"]).help("Color output: auto (on a terminal), always, never; GREP_COLORS is understood"))
+        .arg(flag("null").short('Z').long("null").help("Print NUL after file names"))
+        .arg(flag("text").short('a').long("text").help("Search binary files as text"))
+        .arg(flag("skip_binary").short('I').help("Skip binary files (--binary-files=without-match)"))
+        .arg(Arg::new("binary_files").long("binary-files").value_name("TYPE").value_parser(["binary", "text", "without-match"]).help("binary (default), text, without-match"))
+        .arg(many("include").long("include").value_name("GLOB").help("Search only files whose name matches GLOB"))
+        .arg(many("exclude").long("exclude").value_name("GLOB").help("Skip files whose name matches GLOB"))
+        .arg(many("exclude_dir").long("exclude-dir").value_name("GLOB").help("Skip directories whose name matches GLOB"))
+        .arg(flag("gitignore").long("gitignore").help("Honour .gitignore and .ignore files; skip .git directories"))
+        .arg(flag("json").long("json").help("Print results as JSON Lines"))
+        .arg(flag("stats").long("stats").help("Print statistics at the end"))
+        .arg(Arg::new("sort").long("sort").value_name("BY").value_parser(["path", "none"]).help("Sort output: path (depth-first, by name bytes) or none"))
+        .arg(flag("line_buffered").long("line-buffered").help("Write each line as soon as it is found"))
+        .arg(flag("recursive").short('r').long("recursive").help("Search directories recursively (always on)"))
+        .arg(flag("dereference").short('R').long("dereference-recursive").help("Recurse and follow symlinks"))
+        .arg(Arg::new("threads").short('j').long("threads").value_name("N").value_parser(clap::value_parser!(usize)).help("Number of threads (default: the number of CPUs)"))
+        .arg(Arg::new("max_depth").long("max-depth").value_name("N").value_parser(clap::value_parser!(usize)).help("Descend at most N directories below each path"))
+        .arg(flag("one_file_system").long("one-file-system").help("Do not cross file system boundaries"))
+        .arg(Arg::new("help").long("help").action(ArgAction::Help).help("Print help"))
+        .arg(Arg::new("version").short('V').long("version").action(ArgAction::Version).help("Print version"))
+}
+
+/// Rewrites grep's `-NUM` (context of NUM lines) as `--context=NUM`.
+pub fn preprocess(args: Vec<OsString>) -> Vec<OsString> {
+    let mut out = Vec::with_capacity(args.len());
+    let mut value_next = false;
+    let mut rest = false;
+    for (i, a) in args.into_iter().enumerate() {
+        let b = a.as_bytes();
+        if i == 0 || rest || value_next {
+            value_next = false;
+            out.push(a);
+            continue;
+        }
+        if b == b"--" {
+            rest = true;
+            out.push(a);
+            continue;
+        }
+        if b.len() > 1 && b[0] == b'-' && b[1..].iter().all(u8::is_ascii_digit) {
+            let mut v = b"--context=".to_vec();
+            v.extend_from_slice(&b[1..]);
+            out.push(OsString::from_vec(v));
+            continue;
+        }
+        // A short option cluster whose last letter takes a value, e.g. "-e".
+        if b.len() >= 2 && b[0] == b'-' && b[1] != b'-' {
+            let letters = &b[1..];
+            if let Some(p) = letters.iter().position(|c| VALUE_SHORTS.contains(c)) {
+                value_next = p == letters.len() - 1;
+            }
+        } else if matches!(
+            b,
+            b"--regexp" | b"--file" | b"--max-count" | b"--after-context" | b"--before-context"
+                | b"--context" | b"--include" | b"--exclude" | b"--exclude-dir" | b"--threads"
+                | b"--max-depth" | b"--engine" | b"--binary-files" | b"--sort"
+        ) {
+            value_next = true;
+        }
+        out.push(a);
+    }
+    out
+}
+
+pub fn os_values(m: &ArgMatches, id: &str) -> Vec<OsString> {
+    m.get_many::<OsString>(id).map(|v| v.cloned().collect()).unwrap_or_default()
+}

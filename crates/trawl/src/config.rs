@@ -1,0 +1,275 @@
+//! From parsed arguments to the configuration of every stage.
+
+use std::ffi::OsString;
+use std::io::{IsTerminal, Read};
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+
+use clap::ArgMatches;
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use trawl_matcher::{AnyMatcher, Engine, MatcherBuilder, Syntax};
+use trawl_printer::{Colors, OutputMode, PrinterConfig};
+use trawl_search::{BinaryMode, SearcherConfig};
+
+use crate::args::os_values;
+
+/// A path to search.
+pub enum Target {
+    /// Standard input, printed as "(standard input)".
+    Stdin,
+    /// A file or directory; `display` is empty for the implicit ".".
+    Path { path: Vec<u8>, display: Vec<u8> },
+}
+
+/// Everything a run needs, decided once.
+pub struct Config {
+    pub matcher: AnyMatcher,
+    pub searcher: SearcherConfig,
+    pub printer: PrinterConfig,
+    pub targets: Vec<Target>,
+    pub filter: Filter,
+    pub threads: usize,
+    pub follow_links: bool,
+    pub max_depth: Option<usize>,
+    pub one_file_system: bool,
+    pub sorted: bool,
+    pub gitignore: bool,
+    pub no_messages: bool,
+    pub stats: bool,
+}
+
+/// `--include`, `--exclude` and `--exclude-dir`.
+pub struct Filter {
+    include: Option<GlobSet>,
+    exclude: Option<GlobSet>,
+    exclude_dir: Option<GlobSet>,
+}
+
+impl Filter {
+    fn new(m: &ArgMatches) -> Result<Filter, String> {
+        let build = |id: &str| -> Result<Option<GlobSet>, String> {
+            let globs = os_values(m, id);
+            if globs.is_empty() {
+                return Ok(None);
+            }
+            let mut b = GlobSetBuilder::new();
+            for g in globs {
+                let text = g.to_string_lossy();
+                let glob = GlobBuilder::new(&text)
+                    .literal_separator(false)
+                    .backslash_escape(true)
+                    .build()
+                    .map_err(|e| format!("invalid glob '{text}': {e}"))?;
+                b.add(glob);
+            }
+            b.build().map(Some).map_err(|e| e.to_string())
+        };
+        Ok(Filter { include: build("include")?, exclude: build("exclude")?, exclude_dir: build("exclude_dir")? })
+    }
+
+    fn matches(set: &GlobSet, name: &[u8], path: &[u8]) -> bool {
+        let as_path = |b: &[u8]| std::path::Path::new(std::ffi::OsStr::from_bytes(b)).to_path_buf();
+        set.is_match(as_path(name)) || set.is_match(as_path(path))
+    }
+
+    /// Whether a file named `name` (printed as `path`) is searched.
+    pub fn file_ok(&self, name: &[u8], path: &[u8]) -> bool {
+        if let Some(ex) = &self.exclude {
+            if Filter::matches(ex, name, path) {
+                return false;
+            }
+        }
+        match &self.include {
+            Some(inc) => Filter::matches(inc, name, path),
+            None => true,
+        }
+    }
+
+    /// Whether a directory met during recursion is entered.
+    pub fn dir_ok(&self, name: &[u8], path: &[u8]) -> bool {
+        match &self.exclude_dir {
+            Some(ex) => !Filter::matches(ex, name, path),
+            None => true,
+        }
+    }
+}
+
+impl Config {
+    pub fn from_matches(m: &ArgMatches) -> Result<Config, String> {
+        let flag = |id: &str| m.get_flag(id);
+        let mut positional = os_values(m, "pattern_or_path").into_iter();
+
+        // Patterns: -e and -f, else the first operand.
+        let mut patterns: Vec<Vec<u8>> = Vec::new();
+        let regexps = os_values(m, "regexp");
+        let files = os_values(m, "file");
+        for r in &regexps {
+            patterns.push(r.as_bytes().to_vec());
+        }
+        for f in &files {
+            patterns.extend(read_pattern_file(f)?);
+        }
+        if regexps.is_empty() && files.is_empty() {
+            match positional.next() {
+                Some(p) => patterns.push(p.into_vec()),
+                None => return Err("no pattern given (usage: trawl [OPTIONS] PATTERN [PATH...]; see --help)".into()),
+            }
+        }
+
+        let mut mb = MatcherBuilder::new();
+        let syntax = if flag("fixed") {
+            Syntax::Fixed
+        } else if flag("basic") {
+            Syntax::Basic
+        } else {
+            Syntax::Perl
+        };
+        let engine = match m.get_one::<String>("engine").map(String::as_str) {
+            Some("rust") => Engine::Rust,
+            Some("pcre2") => Engine::Pcre2,
+            _ if flag("perl") => Engine::Pcre2,
+            _ => Engine::Auto,
+        };
+        mb.syntax(syntax)
+            .engine(engine)
+            .ignore_case(flag("ignore_case") && !flag("no_ignore_case"))
+            .smart_case(flag("smart_case") && !flag("ignore_case"))
+            .word(flag("word"))
+            .line(flag("line"));
+        let matcher = mb.build(&patterns).map_err(|e| e.to_string())?;
+
+        let stdout_tty = std::io::stdout().is_terminal();
+        let context = |id: &str| m.get_one::<u64>(id).map(|&n| n as usize);
+        let both = context("context").unwrap_or(0);
+        let before = context("before").unwrap_or(both);
+        let after = context("after").unwrap_or(both);
+        let invert = flag("invert");
+
+        let mode = if flag("quiet") {
+            OutputMode::Quiet
+        } else if flag("files_with_matches") {
+            OutputMode::FilesWithMatches
+        } else if flag("files_without_match") {
+            OutputMode::FilesWithoutMatch
+        } else if flag("count") {
+            OutputMode::Count
+        } else if flag("json") {
+            OutputMode::Json
+        } else {
+            OutputMode::Lines
+        };
+        let only_matching = flag("only_matching");
+        let json = mode == OutputMode::Json;
+        let line_number =
+            (flag("line_number") || (stdout_tty && !flag("no_line_number"))) && !flag("no_line_number") || json;
+        let colors = match m.get_one::<String>("color").map(String::as_str) {
+            Some("always") => true,
+            Some("never") => false,
+            _ => stdout_tty && std::env::var_os("TERM").is_some_and(|t| t != "dumb"),
+        };
+        let colors = (colors && !json).then(|| {
+            Colors::from_grep_colors(std::env::var("GREP_COLORS").ok().as_deref(), invert)
+        });
+        let binary = if flag("text") {
+            BinaryMode::Text
+        } else if flag("skip_binary") {
+            BinaryMode::SkipFile
+        } else {
+            match m.get_one::<String>("binary_files").map(String::as_str) {
+                Some("text") => BinaryMode::Text,
+                Some("without-match") => BinaryMode::SkipFile,
+                _ => BinaryMode::Detect,
+            }
+        };
+        let lines_out = mode == OutputMode::Lines || json;
+        let searcher = SearcherConfig {
+            invert,
+            line_numbers: lines_out && line_number,
+            before_context: if lines_out { before } else { 0 },
+            after_context: if lines_out { after } else { 0 },
+            max_count: m.get_one::<u64>("max_count").copied(),
+            binary,
+        };
+
+        // Paths: the operands; with none, stdin when it is not a terminal, else ".".
+        let mut targets: Vec<Target> = positional
+            .map(|p| {
+                if p == "-" {
+                    Target::Stdin
+                } else {
+                    let b = p.into_vec();
+                    Target::Path { path: b.clone(), display: b }
+                }
+            })
+            .collect();
+        if targets.is_empty() {
+            targets.push(if crate::stdin_is_terminal() {
+                Target::Path { path: b".".to_vec(), display: Vec::new() }
+            } else {
+                Target::Stdin
+            });
+        }
+        // File names are printed when more than one file can be searched.
+        let with_filename = if flag("no_filename") {
+            false
+        } else if flag("with_filename") {
+            true
+        } else {
+            targets.len() > 1
+                || targets.iter().any(|t| match t {
+                    Target::Stdin => false,
+                    Target::Path { path, .. } => std::fs::metadata(std::ffi::OsStr::from_bytes(path))
+                        .map(|md| md.is_dir())
+                        .unwrap_or(false),
+                })
+        };
+        let printer = PrinterConfig {
+            mode,
+            with_filename,
+            line_number,
+            byte_offset: flag("byte_offset"),
+            only_matching,
+            invert,
+            context: lines_out && (before > 0 || after > 0),
+            null: flag("null"),
+            colors,
+            line_buffered: flag("line_buffered"),
+        };
+        let sorted = m.get_one::<String>("sort").map(String::as_str) == Some("path");
+        Ok(Config {
+            matcher,
+            searcher,
+            printer,
+            targets,
+            filter: Filter::new(m)?,
+            threads: m.get_one::<usize>("threads").copied().unwrap_or(0),
+            follow_links: flag("dereference"),
+            max_depth: m.get_one::<usize>("max_depth").copied(),
+            one_file_system: flag("one_file_system"),
+            sorted,
+            gitignore: flag("gitignore"),
+            no_messages: flag("no_messages"),
+            stats: flag("stats"),
+        })
+    }
+}
+
+/// Reads one pattern per line ("-" is standard input); an empty file has none.
+fn read_pattern_file(f: &OsString) -> Result<Vec<Vec<u8>>, String> {
+    let mut text = Vec::new();
+    let result = if f == "-" {
+        std::io::stdin().read_to_end(&mut text)
+    } else {
+        std::fs::File::open(f).and_then(|mut h| h.read_to_end(&mut text))
+    };
+    result.map_err(|e| format!("{}: {}", f.to_string_lossy(), trawl_walk::io_message(&e)))?;
+    if text.ends_with(b"\n") {
+        text.pop();
+        if text.is_empty() {
+            // A file holding one empty line: the empty pattern.
+            return Ok(vec![Vec::new()]);
+        }
+    } else if text.is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(text.split(|&b| b == b'\n').map(<[u8]>::to_vec).collect())
+}

@@ -1,0 +1,212 @@
+//! The search itself: a walk whose visitors search the files they meet.
+
+use std::io::{self, Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use trawl_matcher::Matcher;
+use trawl_printer::{OutputMode, Printer, Stats};
+use trawl_search::{SearchError, SearchSummary, Searcher};
+use trawl_walk::{Entry, FileType, Visitor, WalkBuilder, WalkError, WalkErrorKind, WalkState};
+
+use crate::config::{Config, Target};
+use crate::output::Stdout;
+
+/// State shared by every thread of a run.
+pub struct Context<'a> {
+    pub cfg: &'a Config,
+    pub out: &'a Stdout,
+    /// A line was selected somewhere.
+    pub matched: AtomicBool,
+    /// An error was met (exit code 2).
+    pub error: AtomicBool,
+    /// Stop as soon as possible (-q matched, or the output pipe closed).
+    pub quit: AtomicBool,
+}
+
+impl<'a> Context<'a> {
+    pub fn new(cfg: &'a Config, out: &'a Stdout) -> Self {
+        Context {
+            cfg,
+            out,
+            matched: AtomicBool::new(false),
+            error: AtomicBool::new(false),
+            quit: AtomicBool::new(false),
+        }
+    }
+
+    /// Reports `trawl: MESSAGE` on stderr (unless -s) and marks the run failed.
+    fn report(&self, message: &[u8], is_error: bool) {
+        if is_error {
+            self.error.store(true, Ordering::Relaxed);
+        }
+        if self.cfg.no_messages || self.out.broken_pipe() {
+            return;
+        }
+        let mut line = Vec::with_capacity(message.len() + 8);
+        line.extend_from_slice(b"trawl: ");
+        line.extend_from_slice(message);
+        line.push(b'\n');
+        let _ = io::stderr().lock().write_all(&line);
+    }
+
+    fn report_path(&self, path: &[u8], err: &dyn std::fmt::Display) {
+        let mut msg = path.to_vec();
+        msg.extend_from_slice(b": ");
+        msg.extend_from_slice(err.to_string().as_bytes());
+        self.report(&msg, true);
+    }
+}
+
+/// Searches every target; returns the totals.
+pub fn run(ctx: &Context<'_>) -> Stats {
+    let cfg = ctx.cfg;
+    let mut stats = Stats::default();
+    let mut walk = WalkBuilder::new();
+    walk.threads(if cfg.sorted { 1 } else { cfg.threads })
+        .follow_links(cfg.follow_links)
+        .max_depth(cfg.max_depth)
+        .same_file_system(cfg.one_file_system)
+        .sorted(cfg.sorted)
+        .ignore_files(cfg.gitignore);
+    let mut roots = 0;
+    for t in &cfg.targets {
+        match t {
+            Target::Stdin => {
+                // Searched in order with the paths around it would need the
+                // walk to know about stdin; grep users name it once.
+                let mut v = GrepVisitor::new(ctx);
+                v.search(b"(standard input)", io::stdin().lock(), None);
+                stats.add(&v.finish());
+            }
+            Target::Path { path, display } => {
+                walk.add_root_displayed(path, display);
+                roots += 1;
+            }
+        }
+    }
+    if roots > 0 && !ctx.quit.load(Ordering::Relaxed) {
+        for mut v in walk.run(|_| GrepVisitor::new(ctx)) {
+            stats.add(&v.finish());
+        }
+    }
+    stats
+}
+
+/// One thread's searcher, printer and buffers.
+struct GrepVisitor<'a> {
+    ctx: &'a Context<'a>,
+    searcher: Searcher,
+    printer: Printer<'a>,
+}
+
+impl<'a> GrepVisitor<'a> {
+    fn new(ctx: &'a Context<'a>) -> Self {
+        let cfg = ctx.cfg;
+        let count_matches = cfg.stats;
+        GrepVisitor {
+            ctx,
+            searcher: Searcher::new(cfg.searcher.clone()),
+            printer: Printer::new(&cfg.printer, ctx.out, count_matches),
+        }
+    }
+
+    fn finish(&mut self) -> Stats {
+        if self.printer.flush().is_err() {
+            self.ctx.quit.store(true, Ordering::Relaxed);
+        }
+        self.printer.stats
+    }
+
+    /// Searches one input; returns Quit when the run should stop.
+    fn search<R: Read>(&mut self, path: &[u8], reader: R, size: Option<u64>) -> WalkState {
+        let cfg = self.ctx.cfg;
+        let matcher = &cfg.matcher;
+        let mut sink = self.printer.sink(path, matcher);
+        // A file shorter than any match cannot match: no need to read it.
+        let skip = !cfg.searcher.invert && size.is_some_and(|s| s < matcher.min_len() as u64);
+        let summary = if skip {
+            SearchSummary::default()
+        } else {
+            match self.searcher.search_reader(matcher, reader, &mut sink) {
+                Ok(s) => s,
+                Err(e) => {
+                    if self.ctx.out.broken_pipe() {
+                        self.ctx.quit.store(true, Ordering::Relaxed);
+                        return WalkState::Quit;
+                    }
+                    match e {
+                        SearchError::Io(e) => self.ctx.report_path(path, &trawl_walk::io_message(&e)),
+                        SearchError::Match(e) => self.ctx.report_path(path, &e),
+                    }
+                    SearchSummary::default()
+                }
+            }
+        };
+        let (matched, written) = sink.finish(&summary);
+        if written.is_err() {
+            if !self.ctx.out.broken_pipe() {
+                if let Err(e) = written {
+                    self.ctx.report(format!("write error: {}", trawl_walk::io_message(&e)).as_bytes(), true);
+                }
+            }
+            self.ctx.quit.store(true, Ordering::Relaxed);
+            return WalkState::Quit;
+        }
+        if matched {
+            self.ctx.matched.store(true, Ordering::Relaxed);
+            if cfg.printer.mode == OutputMode::Quiet {
+                self.ctx.quit.store(true, Ordering::Relaxed);
+                return WalkState::Quit;
+            }
+        }
+        if self.ctx.quit.load(Ordering::Relaxed) {
+            WalkState::Quit
+        } else {
+            WalkState::Continue
+        }
+    }
+}
+
+impl Visitor for GrepVisitor<'_> {
+    fn visit(&mut self, entry: &Entry<'_>) -> WalkState {
+        if self.ctx.quit.load(Ordering::Relaxed) {
+            return WalkState::Quit;
+        }
+        let cfg = self.ctx.cfg;
+        let ft = entry.file_type();
+        if ft.is_dir() {
+            if !entry.is_root() && !cfg.filter.dir_ok(entry.file_name(), entry.path()) {
+                return WalkState::Skip;
+            }
+            return WalkState::Continue;
+        }
+        // During recursion only regular files are read (grep -r: devices,
+        // FIFOs and sockets are never opened; symlinks only with -R).
+        if !entry.is_root() && ft != FileType::File {
+            return WalkState::Continue;
+        }
+        if !cfg.filter.file_ok(entry.file_name(), entry.path()) {
+            return WalkState::Continue;
+        }
+        let file = match entry.open() {
+            Ok(f) => f,
+            Err(e) => {
+                self.ctx.report_path(entry.path(), &trawl_walk::io_message(&e));
+                return WalkState::Continue;
+            }
+        };
+        let size = entry.metadata().filter(|st| FileType::from_mode(st.st_mode).is_file()).map(|st| st.st_size as u64);
+        self.search(entry.path(), file, size)
+    }
+
+    fn error(&mut self, err: WalkError) -> WalkState {
+        // grep reports a directory loop as a warning; it does not fail the run.
+        let is_error = !matches!(err.kind(), WalkErrorKind::Loop);
+        self.ctx.report(err.to_string().as_bytes(), is_error);
+        if self.ctx.quit.load(Ordering::Relaxed) {
+            WalkState::Quit
+        } else {
+            WalkState::Continue
+        }
+    }
+}
