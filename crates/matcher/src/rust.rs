@@ -1,7 +1,10 @@
 //! The Rust regex engine, rewritten for grep's line semantics.
 
+use aho_corasick::AhoCorasick;
+use memchr::memmem;
 use regex_automata::meta;
 use regex_automata::Input;
+use regex_syntax::hir::literal::{ExtractKind, Extractor, Seq};
 use regex_syntax::hir::{self, Class, ClassBytes, ClassBytesRange, Hir, HirKind, Look};
 
 use crate::{Error, ErrorKind, Match, Matcher, Options};
@@ -15,6 +18,63 @@ use crate::{Error, ErrorKind, Match, Matcher, Options};
 pub struct RustMatcher {
     regex: meta::Regex,
     min_len: usize,
+    /// Literals one of which every match contains, when the regex starts
+    /// with something the engine cannot skip ahead to (such as `\w+_RESUME`).
+    inner: Option<InnerLiterals>,
+}
+
+/// A required inner literal: candidates are found with it, and the regex
+/// then runs only on each candidate's line.
+#[derive(Debug)]
+enum InnerLiterals {
+    One(memmem::Finder<'static>),
+    Many(AhoCorasick),
+}
+
+impl InnerLiterals {
+    /// Picks the best required literal set of a regex that lacks a prefix one.
+    fn find(hir: &Hir) -> Option<InnerLiterals> {
+        let parts: Vec<&Hir> = match hir.kind() {
+            HirKind::Concat(subs) => subs.iter().filter(|h| !matches!(h.kind(), HirKind::Look(_))).collect(),
+            _ => return None,
+        };
+        let prefix_of = |h: &Hir| -> Seq {
+            let mut e = Extractor::new();
+            e.kind(ExtractKind::Prefix).limit_total(64);
+            e.extract(h)
+        };
+        // A regex with a usable prefix is fast in the engine already.
+        if parts.first().is_none_or(|h| good(&prefix_of(h)).is_some()) {
+            return None;
+        }
+        let best = parts[1..]
+            .iter()
+            .filter_map(|h| good(&prefix_of(h)))
+            .max_by_key(|lits| (lits.iter().map(Vec::len).min().unwrap_or(0), usize::MAX - lits.len()))?;
+        Some(if best.len() == 1 {
+            InnerLiterals::One(memmem::Finder::new(&best[0]).into_owned())
+        } else {
+            InnerLiterals::Many(AhoCorasick::new(&best).ok()?)
+        })
+    }
+
+    fn find_in(&self, hay: &[u8], at: usize) -> Option<usize> {
+        match self {
+            InnerLiterals::One(f) => f.find(&hay[at..]).map(|i| at + i),
+            InnerLiterals::Many(ac) => {
+                ac.find(aho_corasick::Input::new(hay).span(at..hay.len())).map(|m| m.start())
+            }
+        }
+    }
+}
+
+/// The literals of a finite sequence long enough to be worth searching for.
+fn good(seq: &Seq) -> Option<Vec<Vec<u8>>> {
+    let lits = seq.literals()?;
+    if lits.is_empty() || lits.len() > 64 || lits.iter().any(|l| l.len() < 3) {
+        return None;
+    }
+    Some(lits.iter().map(|l| l.as_bytes().to_vec()).collect())
 }
 
 impl RustMatcher {
@@ -44,19 +104,35 @@ impl RustMatcher {
             ]);
         }
         let min_len = hir.properties().minimum_len().unwrap_or(usize::MAX);
+        let inner = InnerLiterals::find(&hir);
         let regex = meta::Regex::builder()
             .configure(meta::Config::new().utf8_empty(false))
             .build_from_hir(&hir)
             .map_err(|e| Error::new(ErrorKind::Syntax(e.to_string())))?;
-        Ok(RustMatcher { regex, min_len })
+        Ok(RustMatcher { regex, min_len, inner })
     }
 }
 
 impl Matcher for RustMatcher {
     #[inline]
     fn find_at(&self, haystack: &[u8], at: usize) -> Result<Option<Match>, Error> {
-        let input = Input::new(haystack).span(at..haystack.len());
-        Ok(self.regex.find(input).map(|m| Match::new(m.start(), m.end())))
+        let Some(inner) = &self.inner else {
+            let input = Input::new(haystack).span(at..haystack.len());
+            return Ok(self.regex.find(input).map(|m| Match::new(m.start(), m.end())));
+        };
+        // Matches never cross lines: a line without the literal cannot match.
+        let mut at = at;
+        while at <= haystack.len() {
+            let Some(p) = inner.find_in(haystack, at) else { return Ok(None) };
+            let ls = memchr::memrchr(b'\n', &haystack[at..p]).map_or(at, |i| at + i + 1);
+            let le = memchr::memchr(b'\n', &haystack[p..]).map_or(haystack.len(), |i| p + i);
+            let input = Input::new(&haystack[..le]).span(ls..le);
+            if let Some(m) = self.regex.find(input) {
+                return Ok(Some(Match::new(m.start(), m.end())));
+            }
+            at = le + 1;
+        }
+        Ok(None)
     }
 
     fn min_len(&self) -> usize {
@@ -185,6 +261,23 @@ fn find(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::has_rust_meaning;
+
+    #[test]
+    fn inner_literal_candidates_find_every_match() {
+        use crate::{Matcher, MatcherBuilder};
+        let m = MatcherBuilder::new().build(&[br"\w+_RESUME".to_vec()]).unwrap();
+        let crate::AnyMatcher::Rust(r) = &m else { panic!("rust engine expected") };
+        assert!(r.inner.is_some());
+        let hay = b"x PM_RESUME\n_RESUME\nfoo\nab_RESUME_RESUME z\n";
+        let mut got = vec![];
+        let mut at = 0;
+        while let Some(x) = m.find_at(hay, at).unwrap() {
+            got.push(&hay[x.start..x.end]);
+            at = x.end;
+        }
+        let want: Vec<&[u8]> = vec![b"PM_RESUME", b"ab_RESUME_RESUME"];
+        assert_eq!(got, want);
+    }
 
     #[test]
     fn dialect_differences_are_detected() {
