@@ -28,9 +28,9 @@ for c in "${cases[@]}"; do
   [ "$t_lines" = "$r_lines" ] || { echo "LINE COUNT DIFFERS for [$c]: trawl $t_lines rg $r_lines" >&2; exit 1; }
   json=$(mktemp)
   hyperfine -w 2 -r "$runs" --export-json "$json" \
-    "$trawl -n $flags -e '$pat' linux | cat" "rg -uuu -n $flags -e '$pat' linux | cat" >/dev/null
+    "$trawl -n $flags -e '$pat' linux | cat" "rg -uuu -n $flags -e '$pat' linux | cat" >/dev/null 2>&1
   read -r tm rm < <(python3 -c "import json,sys; r=json.load(open('$json'))['results']; print(r[0]['median'], r[1]['median'])")
-  rss() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -n1; }
+  rss() { { /usr/bin/time -f %M "$@" 2>&1 >/dev/null || true; } | tail -n1; }
   t_rss=$(rss "$trawl" -n $flags -e "$pat" linux); r_rss=$(rss rg -uuu -n $flags -e "$pat" linux)
   python3 -c "print('| \`$c\` | $t_lines | %.3f | %.3f | %.2f | %.1f | %.1f |' % ($tm, $rm, $tm/$rm, $t_rss/1024, $r_rss/1024))"
   rm -f "$json"

@@ -106,7 +106,9 @@ impl Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
-            ErrorKind::Syntax(m) | ErrorKind::Match(m) | ErrorKind::Unsupported(m) => f.write_str(m),
+            ErrorKind::Syntax(m) | ErrorKind::Match(m) | ErrorKind::Unsupported(m) => {
+                f.write_str(m)
+            }
         }
     }
 }
@@ -221,11 +223,11 @@ impl MatcherBuilder {
 
         match self.engine {
             Engine::Pcre2 => Ok(AnyMatcher::Pcre(PcreMatcher::new(&regexes, &opts)?)),
-            Engine::Rust => Ok(AnyMatcher::Rust(RustMatcher::new(&regexes, &opts)?)),
+            Engine::Rust => Ok(AnyMatcher::Rust(Box::new(RustMatcher::new(&regexes, &opts)?))),
             Engine::Auto => {
                 if regexes.iter().all(|r| rust::has_rust_meaning(r)) {
                     if let Ok(m) = RustMatcher::new(&regexes, &opts) {
-                        return Ok(AnyMatcher::Rust(m));
+                        return Ok(AnyMatcher::Rust(Box::new(m)));
                     }
                 }
                 Ok(AnyMatcher::Pcre(PcreMatcher::new(&regexes, &opts)?))
@@ -246,7 +248,7 @@ pub(crate) struct Options {
 #[derive(Debug)]
 pub enum AnyMatcher {
     /// The Rust regex engine.
-    Rust(RustMatcher),
+    Rust(Box<RustMatcher>),
     /// PCRE2.
     Pcre(PcreMatcher),
     /// Aho-Corasick over fixed strings.
@@ -423,7 +425,8 @@ mod tests {
     #[test]
     fn line_option_and_alternation() {
         for engine in [Engine::Auto, Engine::Pcre2] {
-            let m = MatcherBuilder::new().engine(engine).line(true).build(&[b"a|ab".to_vec()]).unwrap();
+            let m =
+                MatcherBuilder::new().engine(engine).line(true).build(&[b"a|ab".to_vec()]).unwrap();
             assert_eq!(find_all(&m, b"ab\nabc\na\n"), vec![(0, 2), (7, 8)]);
         }
     }

@@ -133,14 +133,12 @@ fn classify(pattern: &str) -> Mode {
         let c = b[i];
         let next = b.get(i + 1).copied();
         if c == b'\\' {
-            match next {
-                Some(b'A' | b'z' | b'Z' | b'G' | b'g' | b'k') => {
-                    // \g and \k may be subroutine calls; be safe.
-                    if matches!(next, Some(b'A' | b'z' | b'Z' | b'G')) || b.get(i + 2) != Some(&b'{') {
-                        return Mode::LineByLine;
-                    }
-                }
-                _ => {}
+            // \A \z \Z \G anchor to the subject; \g and \k without a brace may
+            // be subroutine calls.
+            let anchor = matches!(next, Some(b'A' | b'z' | b'Z' | b'G'));
+            let call = matches!(next, Some(b'g' | b'k')) && b.get(i + 2) != Some(&b'{');
+            if anchor || call {
+                return Mode::LineByLine;
             }
             i += 2;
             continue;

@@ -27,7 +27,7 @@ pub struct RustMatcher {
 /// then runs only on each candidate's line.
 #[derive(Debug)]
 enum InnerLiterals {
-    One(memmem::Finder<'static>),
+    One(Box<memmem::Finder<'static>>),
     Many(AhoCorasick),
 }
 
@@ -35,7 +35,9 @@ impl InnerLiterals {
     /// Picks the best required literal set of a regex that lacks a prefix one.
     fn find(hir: &Hir) -> Option<InnerLiterals> {
         let parts: Vec<&Hir> = match hir.kind() {
-            HirKind::Concat(subs) => subs.iter().filter(|h| !matches!(h.kind(), HirKind::Look(_))).collect(),
+            HirKind::Concat(subs) => {
+                subs.iter().filter(|h| !matches!(h.kind(), HirKind::Look(_))).collect()
+            }
             _ => return None,
         };
         let prefix_of = |h: &Hir| -> Seq {
@@ -47,12 +49,11 @@ impl InnerLiterals {
         if parts.first().is_none_or(|h| good(&prefix_of(h)).is_some()) {
             return None;
         }
-        let best = parts[1..]
-            .iter()
-            .filter_map(|h| good(&prefix_of(h)))
-            .max_by_key(|lits| (lits.iter().map(Vec::len).min().unwrap_or(0), usize::MAX - lits.len()))?;
+        let best = parts[1..].iter().filter_map(|h| good(&prefix_of(h))).max_by_key(|lits| {
+            (lits.iter().map(Vec::len).min().unwrap_or(0), usize::MAX - lits.len())
+        })?;
         Some(if best.len() == 1 {
-            InnerLiterals::One(memmem::Finder::new(&best[0]).into_owned())
+            InnerLiterals::One(Box::new(memmem::Finder::new(&best[0]).into_owned()))
         } else {
             InnerLiterals::Many(AhoCorasick::new(&best).ok()?)
         })

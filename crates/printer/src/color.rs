@@ -95,7 +95,12 @@ impl Colors {
 }
 
 /// Writes `text`, colored by the part `pick` selects when coloring.
-pub(crate) fn paint(out: &mut Vec<u8>, colors: Option<&Colors>, pick: fn(&Colors) -> &str, text: &[u8]) {
+pub(crate) fn paint(
+    out: &mut Vec<u8>,
+    colors: Option<&Colors>,
+    pick: fn(&Colors) -> &str,
+    text: &[u8],
+) {
     match colors {
         Some(c) if !pick(c).is_empty() => {
             c.start(out, pick(c));

@@ -13,7 +13,9 @@ fn data(out: &mut Vec<u8>, bytes: &[u8]) {
         }
         Err(_) => {
             out.extend_from_slice(b"{\"bytes\":\"");
-            out.extend_from_slice(base64::engine::general_purpose::STANDARD.encode(bytes).as_bytes());
+            out.extend_from_slice(
+                base64::engine::general_purpose::STANDARD.encode(bytes).as_bytes(),
+            );
             out.push(b'"');
         }
     }
@@ -46,7 +48,9 @@ pub(crate) fn line<M: Matcher>(
         Some(n) => out.extend_from_slice(format!(",\"line_number\":{n}").as_bytes()),
         None => out.extend_from_slice(b",\"line_number\":null"),
     }
-    out.extend_from_slice(format!(",\"absolute_offset\":{},\"submatches\":[", info.offset).as_bytes());
+    out.extend_from_slice(
+        format!(",\"absolute_offset\":{},\"submatches\":[", info.offset).as_bytes(),
+    );
     let mut n = 0;
     if let (Some(m), true) = (matcher, with_submatches) {
         let body = line.strip_suffix(b"\n").unwrap_or(line);

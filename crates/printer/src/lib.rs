@@ -145,7 +145,11 @@ impl<'c> Printer<'c> {
     }
 
     /// A sink for the file printed as `path`.
-    pub fn sink<'p, M: Matcher>(&'p mut self, path: &'p [u8], matcher: &'p M) -> FileSink<'p, 'c, M> {
+    pub fn sink<'p, M: Matcher>(
+        &'p mut self,
+        path: &'p [u8],
+        matcher: &'p M,
+    ) -> FileSink<'p, 'c, M> {
         let start = self.out.len();
         FileSink {
             p: self,
@@ -193,7 +197,9 @@ impl<M: Matcher> FileSink<'_, '_, M> {
             }
             OutputMode::FilesWithMatches if matched => self.file_line(),
             OutputMode::FilesWithoutMatch if !matched => self.file_line(),
-            OutputMode::Json if self.begun => json::end(&mut self.p.out, self.path, summary, self.selected),
+            OutputMode::Json if self.begun => {
+                json::end(&mut self.p.out, self.path, summary, self.selected)
+            }
             _ => {}
         }
         let st = &mut self.p.stats;
@@ -305,7 +311,12 @@ impl<M: Matcher> FileSink<'_, '_, M> {
             let mut at = 0;
             while let Some(m) = next_match(self.matcher, body, &mut at) {
                 self.prefix(info, info.offset + m.start as u64, sep);
-                color::paint(&mut self.p.out, c.colors.as_ref(), |k| &k.selected_match, &body[m.start..m.end]);
+                color::paint(
+                    &mut self.p.out,
+                    c.colors.as_ref(),
+                    |k| &k.selected_match,
+                    &body[m.start..m.end],
+                );
                 self.p.out.push(b'\n');
                 self.p.stats.matches += 1;
             }
@@ -381,7 +392,14 @@ impl<M: Matcher> Sink for FileSink<'_, '_, M> {
                     json::begin(&mut self.p.out, self.path);
                     self.begun = true;
                 }
-                let n = json::line(&mut self.p.out, self.path, line, info, Some(self.matcher), !self.p.config.invert);
+                let n = json::line(
+                    &mut self.p.out,
+                    self.path,
+                    line,
+                    info,
+                    Some(self.matcher),
+                    !self.p.config.invert,
+                );
                 self.p.stats.matches += n;
                 Ok(true)
             }

@@ -254,7 +254,11 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
     }
 
     fn summary(&self) -> SearchSummary {
-        SearchSummary { selected: self.selected, bytes: self.bytes, binary_offset: self.binary_offset }
+        SearchSummary {
+            selected: self.selected,
+            bytes: self.bytes,
+            binary_offset: self.binary_offset,
+        }
     }
 
     fn search(&mut self) -> Result<SearchSummary, SearchError> {

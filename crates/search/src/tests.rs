@@ -85,8 +85,8 @@ fn reference(m: &AnyMatcher, data: &[u8], c: &SearcherConfig) -> Vec<u8> {
                     out.0.extend_from_slice(b"--\n");
                 }
             }
-            for j in from..i {
-                out.line(b'-', lines[j].1, info(j, lines[j].0));
+            for (j, (o, l)) in lines.iter().enumerate().take(i).skip(from) {
+                out.line(b'-', l, info(j, *o));
             }
             out.line(b':', line, info(i, *off));
             last_printed = Some(i);
@@ -214,7 +214,8 @@ fn binary_file_stops_at_first_selected_line_and_nul_ends_lines() {
     let mut n = Count(0);
     let sum = s.search_slice(&m, b"foo\0foo\nbar foo\n", &mut n).unwrap();
     assert_eq!((n.0, sum.binary_offset), (2, Some(3)));
-    let mut s = Searcher::new(SearcherConfig { binary: BinaryMode::SkipFile, ..Default::default() });
+    let mut s =
+        Searcher::new(SearcherConfig { binary: BinaryMode::SkipFile, ..Default::default() });
     let mut n = Count(0);
     s.search_slice(&m, b"foo\0foo\n", &mut n).unwrap();
     assert_eq!(n.0, 0);

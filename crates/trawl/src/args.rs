@@ -10,7 +10,9 @@ const VALUE_SHORTS: &[u8] = b"efmABCj";
 
 pub fn command() -> Command {
     let flag = |name: &'static str| Arg::new(name).action(ArgAction::SetTrue);
-    let many = |name: &'static str| Arg::new(name).action(ArgAction::Append).value_parser(clap::value_parser!(OsString));
+    let many = |name: &'static str| {
+        Arg::new(name).action(ArgAction::Append).value_parser(clap::value_parser!(OsString))
+    };
     let num = |name: &'static str| Arg::new(name).value_parser(clap::value_parser!(u64));
     Command::new("trawl")
         .version(env!("CARGO_PKG_VERSION"))
@@ -101,9 +103,20 @@ pub fn preprocess(args: Vec<OsString>) -> Vec<OsString> {
             }
         } else if matches!(
             b,
-            b"--regexp" | b"--file" | b"--max-count" | b"--after-context" | b"--before-context"
-                | b"--context" | b"--include" | b"--exclude" | b"--exclude-dir" | b"--threads"
-                | b"--max-depth" | b"--engine" | b"--binary-files" | b"--sort"
+            b"--regexp"
+                | b"--file"
+                | b"--max-count"
+                | b"--after-context"
+                | b"--before-context"
+                | b"--context"
+                | b"--include"
+                | b"--exclude"
+                | b"--exclude-dir"
+                | b"--threads"
+                | b"--max-depth"
+                | b"--engine"
+                | b"--binary-files"
+                | b"--sort"
         ) {
             value_next = true;
         }

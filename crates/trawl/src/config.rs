@@ -63,31 +63,45 @@ impl Filter {
             }
             b.build().map(Some).map_err(|e| e.to_string())
         };
-        Ok(Filter { include: build("include")?, exclude: build("exclude")?, exclude_dir: build("exclude_dir")? })
+        Ok(Filter {
+            include: build("include")?,
+            exclude: build("exclude")?,
+            exclude_dir: build("exclude_dir")?,
+        })
     }
 
-    fn matches(set: &GlobSet, name: &[u8], path: &[u8]) -> bool {
+    /// Whether `set` matches the path's last component or the whole path
+    /// (grep matches a glob against "name suffixes").
+    fn matches(set: &GlobSet, path: &[u8]) -> bool {
+        let trimmed = match path.iter().rposition(|&b| b != b'/') {
+            Some(i) => &path[..=i],
+            None => path,
+        };
+        let name = match memchr::memrchr(b'/', trimmed) {
+            Some(i) => &trimmed[i + 1..],
+            None => trimmed,
+        };
         let as_path = |b: &[u8]| std::path::Path::new(std::ffi::OsStr::from_bytes(b)).to_path_buf();
-        set.is_match(as_path(name)) || set.is_match(as_path(path))
+        set.is_match(as_path(name)) || set.is_match(as_path(trimmed))
     }
 
-    /// Whether a file named `name` (printed as `path`) is searched.
-    pub fn file_ok(&self, name: &[u8], path: &[u8]) -> bool {
+    /// Whether the file printed as `path` is searched.
+    pub fn file_ok(&self, path: &[u8]) -> bool {
         if let Some(ex) = &self.exclude {
-            if Filter::matches(ex, name, path) {
+            if Filter::matches(ex, path) {
                 return false;
             }
         }
         match &self.include {
-            Some(inc) => Filter::matches(inc, name, path),
+            Some(inc) => Filter::matches(inc, path),
             None => true,
         }
     }
 
-    /// Whether a directory met during recursion is entered.
-    pub fn dir_ok(&self, name: &[u8], path: &[u8]) -> bool {
+    /// Whether the directory printed as `path` is entered.
+    pub fn dir_ok(&self, path: &[u8]) -> bool {
         match &self.exclude_dir {
-            Some(ex) => !Filter::matches(ex, name, path),
+            Some(ex) => !Filter::matches(ex, path),
             None => true,
         }
     }
@@ -111,7 +125,12 @@ impl Config {
         if regexps.is_empty() && files.is_empty() {
             match positional.next() {
                 Some(p) => patterns.push(p.into_vec()),
-                None => return Err("no pattern given (usage: trawl [OPTIONS] PATTERN [PATH...]; see --help)".into()),
+                None => {
+                    return Err(
+                        "no pattern given (usage: trawl [OPTIONS] PATTERN [PATH...]; see --help)"
+                            .into(),
+                    )
+                }
             }
         }
 
@@ -159,8 +178,9 @@ impl Config {
         };
         let only_matching = flag("only_matching");
         let json = mode == OutputMode::Json;
-        let line_number =
-            (flag("line_number") || (stdout_tty && !flag("no_line_number"))) && !flag("no_line_number") || json;
+        let line_number = (flag("line_number") || (stdout_tty && !flag("no_line_number")))
+            && !flag("no_line_number")
+            || json;
         let colors = match m.get_one::<String>("color").map(String::as_str) {
             Some("always") => true,
             Some("never") => false,
@@ -217,9 +237,11 @@ impl Config {
             targets.len() > 1
                 || targets.iter().any(|t| match t {
                     Target::Stdin => false,
-                    Target::Path { path, .. } => std::fs::metadata(std::ffi::OsStr::from_bytes(path))
-                        .map(|md| md.is_dir())
-                        .unwrap_or(false),
+                    Target::Path { path, .. } => {
+                        std::fs::metadata(std::ffi::OsStr::from_bytes(path))
+                            .map(|md| md.is_dir())
+                            .unwrap_or(false)
+                    }
                 })
         };
         let printer = PrinterConfig {

@@ -135,7 +135,9 @@ impl<'a> GrepVisitor<'a> {
                         return WalkState::Quit;
                     }
                     match e {
-                        SearchError::Io(e) => self.ctx.report_path(path, &trawl_walk::io_message(&e)),
+                        SearchError::Io(e) => {
+                            self.ctx.report_path(path, &trawl_walk::io_message(&e))
+                        }
                         SearchError::Match(e) => self.ctx.report_path(path, &e),
                     }
                     SearchSummary::default()
@@ -146,7 +148,10 @@ impl<'a> GrepVisitor<'a> {
         if written.is_err() {
             if !self.ctx.out.broken_pipe() {
                 if let Err(e) = written {
-                    self.ctx.report(format!("write error: {}", trawl_walk::io_message(&e)).as_bytes(), true);
+                    self.ctx.report(
+                        format!("write error: {}", trawl_walk::io_message(&e)).as_bytes(),
+                        true,
+                    );
                 }
             }
             self.ctx.quit.store(true, Ordering::Relaxed);
@@ -175,7 +180,7 @@ impl Visitor for GrepVisitor<'_> {
         let cfg = self.ctx.cfg;
         let ft = entry.file_type();
         if ft.is_dir() {
-            if !entry.is_root() && !cfg.filter.dir_ok(entry.file_name(), entry.path()) {
+            if !cfg.filter.dir_ok(entry.path()) {
                 return WalkState::Skip;
             }
             return WalkState::Continue;
@@ -185,7 +190,7 @@ impl Visitor for GrepVisitor<'_> {
         if !entry.is_root() && ft != FileType::File {
             return WalkState::Continue;
         }
-        if !cfg.filter.file_ok(entry.file_name(), entry.path()) {
+        if !cfg.filter.file_ok(entry.path()) {
             return WalkState::Continue;
         }
         let file = match entry.open() {
@@ -195,7 +200,10 @@ impl Visitor for GrepVisitor<'_> {
                 return WalkState::Continue;
             }
         };
-        let size = entry.metadata().filter(|st| FileType::from_mode(st.st_mode).is_file()).map(|st| st.st_size as u64);
+        let size = entry
+            .metadata()
+            .filter(|st| FileType::from_mode(st.st_mode).is_file())
+            .map(|st| st.st_size as u64);
         self.search(entry.path(), file, size)
     }
 

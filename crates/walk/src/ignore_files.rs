@@ -27,7 +27,8 @@ impl IgnoreStack {
         dir: BorrowedFd<'_>,
         path: &[u8],
     ) -> Arc<IgnoreStack> {
-        let root = if path.is_empty() { Path::new(".") } else { Path::new(OsStr::from_bytes(path)) };
+        let root =
+            if path.is_empty() { Path::new(".") } else { Path::new(OsStr::from_bytes(path)) };
         let mut rules = Vec::new();
         for name in IGNORE_FILES {
             let Some(text) = read_at(dir, name) else { continue };
@@ -77,7 +78,11 @@ impl IgnoreStack {
 fn read_at(dir: BorrowedFd<'_>, name: &[u8]) -> Option<Vec<u8>> {
     // SAFETY: `name` ends with NUL; `dir` is an open directory.
     let fd = unsafe {
-        libc::openat(dir.as_raw_fd(), name.as_ptr().cast(), libc::O_RDONLY | libc::O_CLOEXEC | libc::O_NOFOLLOW)
+        libc::openat(
+            dir.as_raw_fd(),
+            name.as_ptr().cast(),
+            libc::O_RDONLY | libc::O_CLOEXEC | libc::O_NOFOLLOW,
+        )
     };
     if fd < 0 {
         return None;

@@ -127,7 +127,8 @@ impl<'a> Entry<'a> {
                 })?
             }
             Some(dir) => {
-                let mut flags = libc::O_RDONLY | libc::O_CLOEXEC | libc::O_NOCTTY | libc::O_NONBLOCK;
+                let mut flags =
+                    libc::O_RDONLY | libc::O_CLOEXEC | libc::O_NOCTTY | libc::O_NONBLOCK;
                 if !self.followed {
                     flags |= libc::O_NOFOLLOW;
                 }
@@ -482,49 +483,56 @@ impl<'w> DirReader<'w> {
         let c = self.config;
         let raw = dir.fd.as_raw_fd();
         let mut result = Ok(());
-        self.buf.read_all(raw, |name, d_type| {
-            let mut file_type = FileType::from_d_type(d_type);
-            let mut stat = None;
-            let mut followed = false;
-            if file_type == FileType::Unknown || (c.follow_links && file_type.is_symlink()) {
-                let follow = c.follow_links;
-                match fstatat(raw, name, follow) {
-                    Ok(st) => {
-                        followed = follow && file_type != FileType::Unknown;
-                        file_type = FileType::from_mode(st.st_mode);
-                        stat = Some(st);
-                    }
-                    Err(e) => {
-                        if follow {
-                            // A dangling link: report it with its own type.
-                            if let Ok(st) = fstatat(raw, name, false) {
-                                file_type = FileType::from_mode(st.st_mode);
-                                if file_type.is_symlink() {
-                                    followed = false;
-                                    stat = Some(st);
-                                    out.push(Child { name: name.to_owned(), file_type, stat, followed });
-                                    return;
+        self.buf
+            .read_all(raw, |name, d_type| {
+                let mut file_type = FileType::from_d_type(d_type);
+                let mut stat = None;
+                let mut followed = false;
+                if file_type == FileType::Unknown || (c.follow_links && file_type.is_symlink()) {
+                    let follow = c.follow_links;
+                    match fstatat(raw, name, follow) {
+                        Ok(st) => {
+                            followed = follow && file_type != FileType::Unknown;
+                            file_type = FileType::from_mode(st.st_mode);
+                            stat = Some(st);
+                        }
+                        Err(e) => {
+                            if follow {
+                                // A dangling link: report it with its own type.
+                                if let Ok(st) = fstatat(raw, name, false) {
+                                    file_type = FileType::from_mode(st.st_mode);
+                                    if file_type.is_symlink() {
+                                        followed = false;
+                                        stat = Some(st);
+                                        out.push(Child {
+                                            name: name.to_owned(),
+                                            file_type,
+                                            stat,
+                                            followed,
+                                        });
+                                        return;
+                                    }
                                 }
                             }
+                            join_path(&mut self.path, &dir.path, name.to_bytes());
+                            let err =
+                                WalkError { path: self.path.clone(), kind: WalkErrorKind::Io(e) };
+                            if v.error(err) == WalkState::Quit {
+                                result = Err(());
+                            }
+                            return;
                         }
-                        join_path(&mut self.path, &dir.path, name.to_bytes());
-                        let err = WalkError { path: self.path.clone(), kind: WalkErrorKind::Io(e) };
-                        if v.error(err) == WalkState::Quit {
-                            result = Err(());
-                        }
-                        return;
                     }
                 }
-            }
-            out.push(Child { name: name.to_owned(), file_type, stat, followed });
-        })
-        .unwrap_or_else(|e| {
-            if v.error(WalkError { path: dir.path.clone(), kind: WalkErrorKind::Io(e) })
-                == WalkState::Quit
-            {
-                result = Err(());
-            }
-        });
+                out.push(Child { name: name.to_owned(), file_type, stat, followed });
+            })
+            .unwrap_or_else(|e| {
+                if v.error(WalkError { path: dir.path.clone(), kind: WalkErrorKind::Io(e) })
+                    == WalkState::Quit
+                {
+                    result = Err(());
+                }
+            });
         if let Some(ig) = &dir.ignore {
             out.retain(|ch| {
                 join_path(&mut self.path, &dir.path, ch.name.to_bytes());
@@ -574,7 +582,11 @@ impl<'w> DirReader<'w> {
     }
 
     /// Visits a root; returns the task to read it if it is a directory.
-    pub(crate) fn visit_root<V: Visitor>(&mut self, root: &Root, v: &mut V) -> (WalkState, Option<DirTask>) {
+    pub(crate) fn visit_root<V: Visitor>(
+        &mut self,
+        root: &Root,
+        v: &mut V,
+    ) -> (WalkState, Option<DirTask>) {
         // Roots follow symlinks (grep -r and find -H semantics for operands).
         // SAFETY: a zeroed stat is valid; stat(2) fills it in.
         let mut st: libc::stat = unsafe { std::mem::zeroed() };

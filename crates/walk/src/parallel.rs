@@ -52,7 +52,8 @@ where
                     .name(format!("trawl-{i}"))
                     .spawn_scoped(s, move || {
                         let mut v = make_visitor(i);
-                        Thread { config, shared, local, reader: DirReader::new(config) }.run(&mut v);
+                        Thread { config, shared, local, reader: DirReader::new(config) }
+                            .run(&mut v);
                         v
                     })
                     .expect("spawn walker thread")
@@ -132,7 +133,12 @@ impl Thread<'_> {
         self.local.push(work);
     }
 
-    fn process<V: Visitor>(&mut self, work: Work, v: &mut V, children: &mut Vec<Child>) -> WalkState {
+    fn process<V: Visitor>(
+        &mut self,
+        work: Work,
+        v: &mut V,
+        children: &mut Vec<Child>,
+    ) -> WalkState {
         match work {
             Work::Root(i) => {
                 let (state, task) = self.reader.visit_root(&self.config.roots[i], v);
@@ -153,7 +159,12 @@ impl Thread<'_> {
         }
     }
 
-    fn read_dir<V: Visitor>(&mut self, task: DirTask, v: &mut V, children: &mut Vec<Child>) -> WalkState {
+    fn read_dir<V: Visitor>(
+        &mut self,
+        task: DirTask,
+        v: &mut V,
+        children: &mut Vec<Child>,
+    ) -> WalkState {
         let Some(dir) = self.reader.open_dir(task, v) else { return WalkState::Continue };
         let dir = Arc::new(dir);
         if self.reader.read_children(&dir, v, children) == WalkState::Quit {
