@@ -1,0 +1,147 @@
+//! The walker against std::fs on temporary trees.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+use trawl_walk::{Entry, Visitor, WalkBuilder, WalkError, WalkErrorKind, WalkState};
+
+#[derive(Default)]
+struct Collect {
+    seen: Vec<(Vec<u8>, bool)>,
+    errors: Vec<String>,
+    loops: usize,
+}
+
+impl Visitor for Collect {
+    fn visit(&mut self, e: &Entry<'_>) -> WalkState {
+        self.seen.push((e.path().to_vec(), e.file_type().is_dir()));
+        WalkState::Continue
+    }
+    fn error(&mut self, err: WalkError) -> WalkState {
+        if matches!(err.kind(), WalkErrorKind::Loop) {
+            self.loops += 1;
+        }
+        self.errors.push(err.to_string());
+        WalkState::Continue
+    }
+}
+
+fn std_walk(root: &Path, prefix: &str, out: &mut BTreeSet<Vec<u8>>) {
+    for e in fs::read_dir(root).unwrap() {
+        let e = e.unwrap();
+        let name = e.file_name();
+        let p = format!("{prefix}/{}", name.to_string_lossy());
+        out.insert(p.as_bytes().to_vec());
+        if e.file_type().unwrap().is_dir() {
+            std_walk(&e.path(), &p, out);
+        }
+    }
+}
+
+fn make_tree(root: &Path) {
+    for d in 0..7 {
+        let dir = root.join(format!("d{d}"));
+        fs::create_dir_all(dir.join("sub/deeper")).unwrap();
+        for f in 0..40 {
+            fs::write(dir.join(format!("f{f}.txt")), b"x").unwrap();
+        }
+        fs::write(dir.join("sub/deeper/.hidden"), b"x").unwrap();
+    }
+    // One wide directory, so file batches are shared between threads.
+    fs::create_dir(root.join("wide")).unwrap();
+    for f in 0..2000 {
+        fs::write(root.join("wide").join(format!("w{f:04}")), b"").unwrap();
+    }
+}
+
+fn run(w: &WalkBuilder) -> (Vec<(Vec<u8>, bool)>, usize) {
+    let visitors = w.run(|_| Collect::default());
+    let loops = visitors.iter().map(|v| v.loops).sum();
+    assert!(visitors.iter().all(|v| v.errors.len() == v.loops), "unexpected walk errors");
+    (visitors.into_iter().flat_map(|v| v.seen).collect(), loops)
+}
+
+#[test]
+fn parallel_walk_sees_every_entry_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    make_tree(tmp.path());
+    let mut want = BTreeSet::new();
+    std_walk(tmp.path(), "r", &mut want);
+    for threads in [1, 2, 4] {
+        let mut w = WalkBuilder::new();
+        w.add_root_displayed(tmp.path().as_os_str().as_bytes(), b"r").threads(threads);
+        let (seen, _) = run(&w);
+        let got: Vec<Vec<u8>> = seen.into_iter().map(|(p, _)| p).filter(|p| p != b"r").collect();
+        let set: BTreeSet<Vec<u8>> = got.iter().cloned().collect();
+        assert_eq!(set.len(), got.len(), "an entry was visited twice");
+        assert_eq!(set, want);
+    }
+}
+
+#[test]
+fn sorted_walk_is_depth_first_in_name_order() {
+    let tmp = tempfile::tempdir().unwrap();
+    make_tree(tmp.path());
+    let mut w = WalkBuilder::new();
+    w.add_root_displayed(tmp.path().as_os_str().as_bytes(), b"r").sorted(true);
+    let (seen, _) = run(&w);
+    let got: Vec<Vec<u8>> = seen.into_iter().map(|(p, _)| p).collect();
+    // Depth-first by name bytes is the order of sorting paths component-wise.
+    let mut want = got.clone();
+    want.sort_by(|a, b| a.split(|&c| c == b'/').cmp(b.split(|&c| c == b'/')));
+    assert_eq!(got, want);
+}
+
+#[test]
+fn max_depth_limits_the_walk() {
+    let tmp = tempfile::tempdir().unwrap();
+    make_tree(tmp.path());
+    let mut w = WalkBuilder::new();
+    w.add_root_displayed(tmp.path().as_os_str().as_bytes(), b"r").max_depth(Some(1));
+    let (seen, _) = run(&w);
+    assert!(seen.iter().all(|(p, _)| p.iter().filter(|&&c| c == b'/').count() <= 1));
+    assert!(seen.iter().any(|(p, _)| p == b"r/d0"));
+}
+
+#[test]
+fn symlink_loop_is_reported_and_the_walk_ends() {
+    let tmp = tempfile::tempdir().unwrap();
+    fs::create_dir_all(tmp.path().join("a/b")).unwrap();
+    fs::write(tmp.path().join("a/b/file"), b"x").unwrap();
+    std::os::unix::fs::symlink("../..", tmp.path().join("a/b/up")).unwrap();
+    let mut w = WalkBuilder::new();
+    w.add_root_displayed(tmp.path().as_os_str().as_bytes(), b"r").follow_links(true);
+    let (seen, loops) = run(&w);
+    assert_eq!(loops, 1);
+    assert!(seen.iter().any(|(p, _)| p == b"r/a/b/file"));
+    // Without following, the link is an entry of its own and no loop exists.
+    let mut w = WalkBuilder::new();
+    w.add_root_displayed(tmp.path().as_os_str().as_bytes(), b"r");
+    let (seen, loops) = run(&w);
+    assert_eq!(loops, 0);
+    assert!(seen.iter().any(|(p, is_dir)| p == b"r/a/b/up" && !is_dir));
+}
+
+#[test]
+fn paths_deeper_than_path_max_are_walked() {
+    let tmp = tempfile::tempdir().unwrap();
+    let name = "n".repeat(200);
+    let mut dir = tmp.path().to_path_buf();
+    // Create with relative steps: the absolute path would exceed PATH_MAX.
+    let cwd = std::env::current_dir().unwrap();
+    std::env::set_current_dir(&dir).unwrap();
+    for _ in 0..25 {
+        fs::create_dir(&name).unwrap();
+        std::env::set_current_dir(&name).unwrap();
+        dir.push(&name);
+    }
+    fs::write("leaf", b"x").unwrap();
+    std::env::set_current_dir(cwd).unwrap();
+    let mut w = WalkBuilder::new();
+    w.add_root_displayed(tmp.path().as_os_str().as_bytes(), b"r");
+    let (seen, _) = run(&w);
+    let leaf = seen.iter().find(|(p, _)| p.ends_with(b"/leaf")).expect("leaf found");
+    assert!(leaf.0.len() > 4096);
+}
