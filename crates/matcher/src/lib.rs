@@ -223,7 +223,14 @@ impl MatcherBuilder {
 
         match self.engine {
             Engine::Pcre2 => Ok(AnyMatcher::Pcre(PcreMatcher::new(&regexes, &opts)?)),
-            Engine::Rust => Ok(AnyMatcher::Rust(Box::new(RustMatcher::new(&regexes, &opts)?))),
+            Engine::Rust => {
+                if let Some(r) = regexes.iter().find(|r| !rust::has_rust_meaning(r)) {
+                    return Err(Error::new(ErrorKind::Unsupported(format!(
+                        "'{r}': the Rust engine reads this pattern differently from Perl; use -P"
+                    ))));
+                }
+                Ok(AnyMatcher::Rust(Box::new(RustMatcher::new(&regexes, &opts)?)))
+            }
             Engine::Auto => {
                 if regexes.iter().all(|r| rust::has_rust_meaning(r)) {
                     if let Ok(m) = RustMatcher::new(&regexes, &opts) {

@@ -91,7 +91,7 @@ impl RustMatcher {
                 .octal(false)
                 .build()
                 .parse(p)
-                .map_err(|e| Error::new(ErrorKind::Syntax(e.to_string())))?;
+                .map_err(|e| Error::new(ErrorKind::Syntax(syntax_error_line(p, &e))))?;
             alternatives.push(to_line_semantics(hir));
         }
         let mut hir = Hir::alternation(alternatives);
@@ -139,6 +139,16 @@ impl Matcher for RustMatcher {
     fn min_len(&self) -> usize {
         self.min_len
     }
+}
+
+/// One line naming the pattern position, as PCRE2's messages do.
+fn syntax_error_line(pattern: &str, e: &regex_syntax::Error) -> String {
+    let (offset, kind) = match e {
+        regex_syntax::Error::Parse(e) => (e.span().start.offset, e.kind().to_string()),
+        regex_syntax::Error::Translate(e) => (e.span().start.offset, e.kind().to_string()),
+        _ => return e.to_string().replace('\n', " "),
+    };
+    format!("regex error at offset {offset} in '{pattern}': {kind}")
 }
 
 /// Rewrites a syntax tree so that it never matches `\n` and its text anchors
@@ -238,6 +248,8 @@ pub(crate) fn has_rust_meaning(pattern: &str) -> bool {
                 continue;
             }
             b'{' if b.get(i + 1) == Some(&b',') => return false,
+            // Possessive quantifiers: Rust reads `x++` as `(x+)+`.
+            b'*' | b'+' | b'?' | b'}' if b.get(i + 1) == Some(&b'+') => return false,
             b'(' if b.get(i + 1) == Some(&b'?') => {
                 // Inline flags: extended mode differs between the dialects.
                 let mut j = i + 2;
@@ -282,7 +294,10 @@ mod tests {
 
     #[test]
     fn dialect_differences_are_detected() {
-        for p in [r"[a&&b]", r"[[a]b]", r"\v", r"\<a", r"a{,3}", r"(?x) a", r"[a--b]", r"\Qa.b\E"] {
+        for p in [
+            r"[a&&b]", r"[[a]b]", r"\v", r"\<a", r"a{,3}", r"(?x) a", r"[a--b]", r"\Qa.b\E",
+            r"x++x", r"a{2}+",
+        ] {
             assert!(!has_rust_meaning(p), "{p}");
         }
         for p in [r"[[:alpha:]]+", r"[]a]", r"[^]a]", r"a-b", r"[a-z]", r"\w+_RESUME", r"(?i)x"] {

@@ -58,6 +58,12 @@ pub struct SearcherConfig {
     pub before_context: usize,
     /// `-A`: lines of context after each selected line.
     pub after_context: usize,
+    /// Report breaks between non-adjacent groups (any of `-A`, `-B`, `-C`
+    /// given, even 0, as grep).
+    pub group_breaks: bool,
+    /// Search the data of each read as soon as it arrives instead of filling
+    /// the buffer first (`--line-buffered` on a pipe).
+    pub stream: bool,
     /// `-m`: stop after this many selected lines.
     pub max_count: Option<u64>,
     /// Binary file handling.
@@ -207,6 +213,9 @@ struct Run<'a, M, S, R> {
     printed_end: usize,
     /// Whether any line of this file was printed (for `--` breaks).
     printed_any: bool,
+    /// Lines dropped from the buffer were never printed: the next group is
+    /// not adjacent to the last one.
+    dropped_unprinted: bool,
     /// After-context lines still owed.
     after_left: usize,
     /// Newlines are counted up to here...
@@ -243,6 +252,7 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
             pos: 0,
             printed_end: 0,
             printed_any: false,
+            dropped_unprinted: false,
             after_left: 0,
             counted_to: 0,
             line_number: 1,
@@ -306,7 +316,12 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
                     self.eof = true;
                     break;
                 }
-                Ok(n) => self.len += n,
+                Ok(n) => {
+                    self.len += n;
+                    if self.config.stream {
+                        break;
+                    }
+                }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
                     self.eof = true;
@@ -349,6 +364,9 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
         }
         if self.config.line_numbers {
             self.count_lines_to(keep);
+        }
+        if self.printed_end < keep {
+            self.dropped_unprinted = true;
         }
         self.buf.copy_within(keep..self.len, 0);
         self.base += keep as u64;
@@ -454,7 +472,8 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
 
     /// Prints the context lines between the last printed line and `ls`.
     fn context_before(&mut self, ls: usize) -> Flow {
-        if self.config.before_context == 0 && self.config.after_context == 0 {
+        let c = self.config;
+        if c.before_context == 0 && c.after_context == 0 && !c.group_breaks {
             return Ok(true);
         }
         // After-context of the previous selected line first.
@@ -469,9 +488,11 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
                 .map_or(self.printed_end, |i| self.printed_end + i + 1);
             n -= 1;
         }
-        if self.printed_any && start > self.printed_end && !self.sink.context_break()? {
+        let gap = start > self.printed_end || (self.dropped_unprinted && start == 0);
+        if self.printed_any && gap && !self.sink.context_break()? {
             return Ok(false);
         }
+        self.dropped_unprinted = false;
         let mut at = start;
         while at < ls {
             let next = self.next_line(at, ls);

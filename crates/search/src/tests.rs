@@ -81,7 +81,7 @@ fn reference(m: &AnyMatcher, data: &[u8], c: &SearcherConfig) -> Vec<u8> {
                 None => first,
             };
             if let Some(p) = last_printed {
-                if from > p + 1 && (c.before_context > 0 || c.after_context > 0) {
+                if from > p + 1 && c.group_breaks {
                     out.0.extend_from_slice(b"--\n");
                 }
             }
@@ -132,15 +132,19 @@ fn corpus(n: usize, long_every: usize) -> Vec<u8> {
 fn configs() -> Vec<SearcherConfig> {
     let mut v = vec![];
     for invert in [false, true] {
-        for (b, a) in [(0, 0), (2, 0), (0, 3), (2, 2), (5, 1)] {
+        for (b, a, group_breaks) in
+            [(0, 0, false), (0, 0, true), (2, 0, true), (0, 3, true), (2, 2, true), (5, 1, true)]
+        {
             for max_count in [None, Some(3)] {
                 v.push(SearcherConfig {
                     invert,
                     line_numbers: true,
                     before_context: b,
                     after_context: a,
+                    group_breaks,
                     max_count,
                     binary: BinaryMode::Text,
+                    stream: false,
                 });
             }
         }

@@ -158,9 +158,12 @@ impl Config {
 
         let stdout_tty = std::io::stdout().is_terminal();
         let context = |id: &str| m.get_one::<u64>(id).map(|&n| n as usize);
-        let both = context("context").unwrap_or(0);
-        let before = context("before").unwrap_or(both);
-        let after = context("after").unwrap_or(both);
+        let both = context("context");
+        let before = context("before").or(both).unwrap_or(0);
+        let after = context("after").or(both).unwrap_or(0);
+        // Any context option, even 0, separates non-adjacent groups (grep).
+        let group_breaks =
+            both.is_some() || context("before").is_some() || context("after").is_some();
         let invert = flag("invert");
 
         let mode = if flag("quiet") {
@@ -206,6 +209,8 @@ impl Config {
             line_numbers: lines_out && line_number,
             before_context: if lines_out { before } else { 0 },
             after_context: if lines_out { after } else { 0 },
+            group_breaks: lines_out && group_breaks,
+            stream: flag("line_buffered"),
             max_count: m.get_one::<u64>("max_count").copied(),
             binary,
         };
@@ -251,7 +256,7 @@ impl Config {
             byte_offset: flag("byte_offset"),
             only_matching,
             invert,
-            context: lines_out && (before > 0 || after > 0),
+            context: lines_out && group_breaks,
             null: flag("null"),
             colors,
             line_buffered: flag("line_buffered"),

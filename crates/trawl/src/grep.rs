@@ -185,6 +185,11 @@ impl Visitor for GrepVisitor<'_> {
             }
             return WalkState::Continue;
         }
+        if let Some(e) = entry.broken_link_error() {
+            // -R met a link it cannot follow: grep reports it.
+            self.ctx.report_path(entry.path(), &trawl_walk::io_message(&e));
+            return WalkState::Continue;
+        }
         // During recursion only regular files are read (grep -r: devices,
         // FIFOs and sockets are never opened; symlinks only with -R).
         if !entry.is_root() && ft != FileType::File {

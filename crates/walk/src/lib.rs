@@ -75,9 +75,16 @@ pub struct Entry<'a> {
     file_type: FileType,
     followed: bool,
     stat: Option<&'a libc::stat>,
+    link_error: Option<i32>,
 }
 
 impl<'a> Entry<'a> {
+    /// For a symlink the walk was told to follow but could not (dangling, or
+    /// a chain of links too long): why.
+    pub fn broken_link_error(&self) -> Option<io::Error> {
+        self.link_error.map(io::Error::from_raw_os_error)
+    }
+
     /// The path to print: the root as given, then names joined by `/`.
     pub fn path(&self) -> &[u8] {
         self.path
@@ -399,6 +406,8 @@ pub(crate) struct Child {
     pub(crate) file_type: FileType,
     pub(crate) stat: Option<libc::stat>,
     pub(crate) followed: bool,
+    /// errno of following a symlink that could not be followed.
+    pub(crate) link_error: Option<i32>,
 }
 
 impl<'w> DirReader<'w> {
@@ -502,13 +511,12 @@ impl<'w> DirReader<'w> {
                                 if let Ok(st) = fstatat(raw, name, false) {
                                     file_type = FileType::from_mode(st.st_mode);
                                     if file_type.is_symlink() {
-                                        followed = false;
-                                        stat = Some(st);
                                         out.push(Child {
                                             name: name.to_owned(),
                                             file_type,
-                                            stat,
-                                            followed,
+                                            stat: Some(st),
+                                            followed: false,
+                                            link_error: e.raw_os_error(),
                                         });
                                         return;
                                     }
@@ -524,7 +532,13 @@ impl<'w> DirReader<'w> {
                         }
                     }
                 }
-                out.push(Child { name: name.to_owned(), file_type, stat, followed });
+                out.push(Child {
+                    name: name.to_owned(),
+                    file_type,
+                    stat,
+                    followed,
+                    link_error: None,
+                });
             })
             .unwrap_or_else(|e| {
                 if v.error(WalkError { path: dir.path.clone(), kind: WalkErrorKind::Io(e) })
@@ -563,6 +577,7 @@ impl<'w> DirReader<'w> {
             file_type: child.file_type,
             followed: child.followed,
             stat: child.stat.as_ref(),
+            link_error: child.link_error,
         };
         let state = v.visit(&entry);
         if state == WalkState::Continue
@@ -605,6 +620,7 @@ impl<'w> DirReader<'w> {
             file_type,
             followed: true,
             stat: Some(&st),
+            link_error: None,
         };
         let state = v.visit(&entry);
         if state == WalkState::Continue && file_type.is_dir() && self.config.max_depth != Some(0) {

@@ -1,0 +1,333 @@
+//! grep's options against `LC_ALL=C grep -P -r`, under both engines.
+
+use crate::fixtures::{basic, ctx_text, literal};
+use crate::util::Tree;
+
+/// One file for exact (unsorted) comparisons of context output.
+fn ctx_only() -> Tree {
+    let t = Tree::new();
+    t.file("ctx.txt", ctx_text());
+    t
+}
+
+// Counting and listing.
+parity!(count_per_file, basic, ["-c", "foo", "."]);
+parity!(count_inverted, basic, ["-c", "-v", "foo", "."]);
+parity!(count_with_max_count, basic, ["-c", "-m", "1", "foo", "."]);
+parity!(count_lines_including_a_last_line_without_newline, basic, ["-c", "^", "."]);
+parity!(files_with_matches, basic, ["-l", "foo", "."]);
+parity!(files_without_match, basic, ["-L", "foo", "."]);
+parity!(files_with_matches_inverted, basic, ["-l", "-v", "foo", "."]);
+parity!(files_without_match_when_every_file_matches, basic, ["-L", "", "."]);
+parity!(quiet_exits_zero_on_a_match, basic, ["-q", "foo", "."]);
+parity!(quiet_exits_one_without_a_match, basic, ["-q", "zzz_not_there", "."]);
+parity!(no_match_exits_one_and_prints_nothing, basic, ["zzz_not_there", "."]);
+
+// Output decorations.
+parity!(only_matching_with_byte_offsets, basic, ["-o", "-b", "foo", "."]);
+parity!(byte_offsets_of_lines, basic, ["-b", "foo", "."]);
+parity!(byte_offsets_and_line_numbers_with_crlf, basic, ["-n", "-b", "foo", "crlf.txt", "a.txt"]);
+parity!(only_matching_several_per_line_with_numbers, basic, ["-o", "-n", "-b", "o+", "."]);
+parity!(only_matching_inverted_prints_nothing, basic, ["-o", "-v", "foo", "."]);
+parity!(no_filename, basic, ["-h", "-n", "foo", "."]);
+parity!(with_filename_on_a_single_file, basic, ["-H", "foo", "a.txt"]);
+parity!(single_file_has_no_filename_prefix, basic, ["-n", "foo", "a.txt"]);
+parity!(several_paths, basic, ["-n", "foo", "a.txt", "sub", "other/e.rs", "crlf.txt"]);
+parity!(same_file_twice, basic, ["foo", "a.txt", "a.txt"]);
+parity!(dot_slash_prefix_is_kept, basic, ["foo", "./sub", "sub/"]);
+parity!(null_after_names_with_line_output, basic, ["-Z", "-n", "foo", "."]);
+parity!(null_after_names_with_count, basic, ["-Z", "-c", "foo", "."]);
+parity!(explicit_recursive_flag, basic, ["-r", "-n", "foo", "."]);
+parity!(text_flag_on_text_files_changes_nothing, basic, ["-a", "-n", "foo", "."]);
+parity!(line_buffered_output_is_the_same, basic, ["--line-buffered", "-n", "foo", "."]);
+engines!(one_thread, |e| {
+    basic().parity(e).trawl_args(["-j", "1"]).args(["-n", "foo", "."]).check();
+});
+engines!(three_threads, |e| {
+    basic().parity(e).trawl_args(["--threads", "3"]).args(["-n", "-C", "1", "foo", "."]).check();
+});
+parity!(color_never, basic, ["--color=never", "foo", "."]);
+parity!(color_auto_through_a_pipe_is_plain, basic, ["--color=auto", "foo", "."]);
+
+engines!(null_after_names_with_files_with_matches, |e| {
+    basic().parity(e).args(["-Z", "-l", "foo", "."]).records(0).check();
+});
+engines!(null_after_names_with_files_without_match, |e| {
+    basic().parity(e).args(["-Z", "-L", "foo", "."]).records(0).check();
+});
+engines!(single_file_output_is_byte_exact, |e| {
+    basic().parity(e).args(["-n", "-b", "foo", "a.txt"]).exact().check();
+});
+engines!(last_line_gains_a_newline, |e| {
+    basic().parity(e).args(["last", "no_newline.txt"]).exact().check();
+    basic().parity(e).args(["-o", "-b", "foo", "no_newline.txt"]).exact().check();
+    basic().parity(e).args(["-v", "middle", "no_newline.txt"]).exact().check();
+    basic().parity(e).args(["-x", "last foo", "no_newline.txt"]).exact().check();
+});
+engines!(crlf_lines_keep_their_carriage_return, |e| {
+    basic().parity(e).args(["-n", "foo", "crlf.txt"]).exact().check();
+    basic().parity(e).args(["-x", "-c", "foo", "crlf.txt"]).exact().check();
+});
+engines!(empty_file_has_no_lines, |e| {
+    basic().parity(e).args(["-c", "", "empty.txt"]).exact().check();
+    basic().parity(e).args(["-L", "x", "empty.txt", "empty_dir"]).exact().check();
+});
+
+// -m
+parity!(max_count_per_file, basic, ["-m", "2", "-n", "foo", "."]);
+parity!(max_count_zero_selects_nothing, basic, ["-m", "0", "foo", "."]);
+parity!(max_count_inverted, basic, ["-m", "2", "-v", "-n", "foo", "."]);
+parity!(max_count_with_files_with_matches, basic, ["-m", "1", "-l", "foo", "."]);
+parity!(max_count_with_only_matching, basic, ["-m", "1", "-o", "o", "."]);
+engines!(max_count_with_context_prints_trailing_context, |e| {
+    ctx_only().parity(e).args(["-m", "2", "-C", "2", "-n", "match", "ctx.txt"]).exact().check();
+    ctx_only().parity(e).args(["-m", "3", "-A", "3", "match", "ctx.txt"]).exact().check();
+});
+
+// Context.
+engines!(after_context, |e| {
+    ctx_only().parity(e).args(["-A", "1", "-n", "match", "ctx.txt"]).exact().check();
+});
+engines!(before_context_overlapping, |e| {
+    ctx_only().parity(e).args(["-B", "3", "-n", "match", "ctx.txt"]).exact().check();
+});
+engines!(context_both_sides_merges_groups, |e| {
+    ctx_only().parity(e).args(["-C", "2", "-n", "match", "ctx.txt"]).exact().check();
+});
+engines!(context_numeric_shorthand, |e| {
+    ctx_only().parity(e).args(["-3", "match", "ctx.txt"]).exact().check();
+});
+engines!(context_asymmetric_with_byte_offsets, |e| {
+    ctx_only().parity(e).args(["-A", "1", "-B", "4", "-b", "match", "ctx.txt"]).exact().check();
+});
+engines!(context_inverted, |e| {
+    ctx_only()
+        .parity(e)
+        .args(["-v", "-C", "1", "-n", "line [0-9]$|line 1[0-9]|line 2[0-8]", "ctx.txt"])
+        .exact()
+        .check();
+});
+engines!(context_with_only_matching_prints_separators_only, |e| {
+    ctx_only().parity(e).args(["-o", "-C", "1", "-n", r"\d+ match", "ctx.txt"]).exact().check();
+});
+engines!(context_at_file_start_and_end, |e| {
+    ctx_only().parity(e).args(["-C", "5", "-n", "line (1|30)$", "ctx.txt"]).exact().check();
+});
+engines!(context_is_ignored_with_count_and_list, |e| {
+    ctx_only().parity(e).args(["-C", "2", "-c", "match", "ctx.txt"]).exact().check();
+    basic().parity(e).args(["-C", "2", "-l", "foo", "."]).check();
+});
+parity!(context_across_several_files_has_separators, basic, ["-C", "1", "-n", "foo", "."]);
+parity!(
+    context_with_filenames_uses_dash_separator,
+    basic,
+    ["-A", "2", "-H", "match", "ctx.txt", "a.txt"]
+);
+
+// --include / --exclude / --exclude-dir
+parity!(include_glob, basic, ["--include", "*.c", "-n", "foo", "."]);
+parity!(include_glob_with_equals, basic, ["--include=*.h", "--include=*.rs", "foo", "."]);
+parity!(exclude_glob, basic, ["--exclude", "*.txt", "foo", "."]);
+parity!(exclude_wins_over_include, basic, ["--include", "*.c", "--exclude", "d.*", "foo", "."]);
+parity!(exclude_dir, basic, ["--exclude-dir", "sub", "foo", "."]);
+parity!(exclude_dir_glob_for_hidden, basic, ["--exclude-dir=.h*", "foo", "."]);
+parity!(exclude_dir_matching_dot_skips_the_dot_root, basic, ["--exclude-dir=.*", "foo", "."]);
+parity!(
+    exclude_dir_applies_to_command_line_directories,
+    basic,
+    ["--exclude-dir", "sub", "foo", "sub", "a.txt"]
+);
+parity!(exclude_dir_nested_name, basic, ["--exclude-dir", "deep", "-i", "foo", "."]);
+parity!(include_applies_to_command_line_files, basic, ["--include", "*.c", "foo", "a.txt", "sub"]);
+parity!(
+    exclude_applies_to_command_line_files,
+    basic,
+    ["--exclude", "a.*", "foo", "a.txt", "sub/b.c"]
+);
+
+// Errors.
+engines!(missing_path_among_good_ones_exits_two, |e| {
+    let c = basic()
+        .parity(e)
+        .args(["-n", "foo", "a.txt", "missing.txt", "sub"])
+        .errors_expected()
+        .check();
+    c.trawl.assert_code(2);
+    let err = c.trawl.stderr_str();
+    assert!(
+        err.contains("trawl: missing.txt: No such file or directory"),
+        "stderr should name the missing path: {err:?}"
+    );
+});
+parity!(
+    missing_path_with_quiet_and_a_match_exits_zero,
+    basic,
+    ["-q", "foo", "missing.txt", "a.txt"]
+);
+engines!(missing_path_with_quiet_and_no_match_exits_two, |e| {
+    basic().parity(e).args(["-q", "zzz", "missing.txt", "a.txt"]).errors_expected().check();
+});
+engines!(no_messages_hides_errors_but_keeps_exit_two, |e| {
+    basic().parity(e).args(["-s", "foo", "missing.txt", "a.txt"]).errors_expected().check();
+});
+engines!(missing_path_with_files_with_matches, |e| {
+    basic().parity(e).args(["-l", "foo", "missing", "."]).errors_expected().check();
+});
+engines!(unreadable_file_is_an_error, |e| {
+    // Mode 000: an error as grep reports it (as root both simply read the file).
+    let t = basic();
+    t.file("locked.txt", "foo locked\n");
+    let p = t.path().join("locked.txt");
+    std::fs::set_permissions(&p, std::os::unix::fs::PermissionsExt::from_mode(0o000)).unwrap();
+    t.parity(e).args(["foo", "."]).check();
+});
+engines!(invalid_regex_exits_two_with_position, |e| {
+    let t = basic();
+    for pat in ["a(", "(?<name", "x{2,1}", "[z-a]"] {
+        let c = t.parity(e).args([pat, "."]).errors_expected().check();
+        c.trawl.assert_code(2).assert_stdout("");
+        let err = c.trawl.stderr_str();
+        assert!(err.starts_with("trawl: "), "error should start with `trawl: `: {err:?}");
+        // "at offset 2" (PCRE2) or a caret under the pattern (Rust regex).
+        let caret = err.lines().any(|l| l.trim_start().starts_with('^'));
+        assert!(
+            err.bytes().any(|b| b.is_ascii_digit()) || caret,
+            "the error for {pat:?} should give a position or offset: {err:?}"
+        );
+    }
+});
+engines!(invalid_basic_regex_exits_two, |e| {
+    let c = literal().parity(e).syntax("-G").args([r"a\(", "."]).errors_expected().check();
+    c.trawl.assert_code(2).assert_stdout("");
+});
+engines!(unknown_option_exits_two, |e| {
+    let t = basic();
+    let r =
+        t.trawl().args(crate::util::engine_flags(e)).args(["--no-such-option", "foo", "."]).run();
+    r.assert_code(2).assert_stdout("");
+    assert!(!r.stderr.is_empty());
+});
+
+// Standard input.
+engines!(reads_stdin_without_a_path, |e| {
+    let t = Tree::new();
+    t.parity(e).args(["foo"]).stdin("foo\nbar\nfoo bar\n").exact().check();
+    t.parity(e).args(["-n", "-c", "o"]).stdin("foo\nbar\nfoo bar\n").exact().check();
+});
+engines!(stdin_with_filename_is_standard_input, |e| {
+    let t = Tree::new();
+    t.parity(e).args(["-H", "-n", "foo"]).stdin("x\nfoo\n").exact().check();
+});
+engines!(dash_is_stdin_among_paths, |e| {
+    let t = basic();
+    t.parity(e).args(["-n", "foo", "-", "a.txt"]).stdin("foo from stdin\n").check();
+});
+engines!(stdin_without_trailing_newline_and_no_match, |e| {
+    let t = Tree::new();
+    t.parity(e).args(["-v", "zz"]).stdin("a\nb").exact().check();
+    t.parity(e).args(["zz"]).stdin("a\nb").exact().check();
+    t.parity(e).args(["zz"]).stdin("").exact().check();
+});
+
+// --color=always, byte for byte against grep.
+engines!(color_always_single_file, |e| {
+    let t = basic();
+    t.parity(e).args(["--color=always", "foo", "a.txt"]).exact().check();
+    t.parity(e).args(["--color=always", "-i", "o", "utf8.txt"]).exact().check();
+});
+engines!(color_always_with_custom_match_color, |e| {
+    let t = basic();
+    t.parity(e)
+        .args(["--color=always", "foo", "a.txt"])
+        .env("GREP_COLORS", "mt=01;32")
+        .exact()
+        .check();
+});
+engines!(color_always_with_numbers_offsets_and_context, |e| {
+    ctx_only()
+        .parity(e)
+        .args(["--color=always", "-n", "-b", "-C", "1", "match", "ctx.txt"])
+        .exact()
+        .check();
+    ctx_only()
+        .parity(e)
+        .args(["--color=always", "-n", "-C", "1", "match", "ctx.txt"])
+        .env("GREP_COLORS", "ms=04;35:ln=33:se=34:cx=2")
+        .exact()
+        .check();
+});
+engines!(color_always_with_filenames, |e| {
+    basic().parity(e).args(["--color=always", "-H", "-n", "foo", "a.txt"]).exact().check();
+    basic().parity(e).args(["--color=always", "-n", "foo", "."]).check();
+    basic().parity(e).args(["--color=always", "-l", "foo", "."]).check();
+    basic().parity(e).args(["--color=always", "-c", "foo", "."]).check();
+});
+engines!(color_always_only_matching_and_invert, |e| {
+    basic().parity(e).args(["--color=always", "-o", "-b", "fo+", "a.txt"]).exact().check();
+    basic().parity(e).args(["--color=always", "-v", "foo", "a.txt"]).exact().check();
+});
+engines!(color_always_empty_matches_are_not_colored, |e| {
+    basic().parity(e).args(["--color=always", "x*", "a.txt"]).exact().check();
+});
+
+// More combinations.
+parity!(context_zero_prints_separators, basic, ["-C", "0", "match", "ctx.txt"]);
+parity!(null_after_names_with_context, basic, ["-Z", "-C", "1", "-n", "foo", "ctx.txt", "a.txt"]);
+parity!(byte_offsets_with_context_and_invert, basic, ["-b", "-v", "-C", "1", "foo", "a.txt"]);
+parity!(count_without_filenames, basic, ["-h", "-c", "foo", "."]);
+parity!(count_of_a_single_file_with_filename, basic, ["-H", "-c", "foo", "a.txt"]);
+parity!(quiet_inverted, basic, ["-q", "-v", "foo", "."]);
+parity!(files_without_match_with_max_count, basic, ["-L", "-m", "1", "o", "."]);
+parity!(exclude_glob_with_a_slash, basic, ["--exclude=sub/b.c", "foo", "."]);
+parity!(exclude_dir_glob_with_a_slash, basic, ["--exclude-dir=sub/deep", "-i", "foo", "."]);
+parity!(
+    include_and_exclude_dir_together,
+    basic,
+    ["--include=*.c", "--exclude-dir=deep", "-c", "foo", "."]
+);
+engines!(file_operand_with_trailing_slash_is_an_error, |e| {
+    basic().parity(e).args(["foo", "a.txt/", "sub"]).errors_expected().check();
+});
+engines!(stdin_dash_with_count_and_list, |e| {
+    let t = basic();
+    t.parity(e).args(["-c", "foo", "-", "a.txt"]).stdin("foo\nfoo\n").check();
+    t.parity(e).args(["-L", "foo", "-", "a.txt"]).stdin("bar\n").check();
+});
+engines!(no_path_reads_stdin_even_with_recursive, |e| {
+    // trawl's intended difference: grep -r without a path searches ".".
+    let t = Tree::new();
+    t.file("file.txt", "foo in a file\n");
+    let r =
+        t.trawl().args(crate::util::engine_flags(e)).args(["-r", "foo"]).stdin("foo stdin\n").run();
+    r.assert_code(0).assert_stdout("foo stdin\n");
+});
+engines!(color_always_without_erase_line, |e| {
+    basic()
+        .parity(e)
+        .args(["--color=always", "-n", "foo", "a.txt"])
+        .env("GREP_COLORS", "ne")
+        .exact()
+        .check();
+});
+engines!(color_always_selected_and_context_line_colors, |e| {
+    ctx_only()
+        .parity(e)
+        .args(["--color=always", "-A", "1", "match", "ctx.txt"])
+        .env("GREP_COLORS", "sl=1:cx=2:mc=01;33")
+        .exact()
+        .check();
+    ctx_only()
+        .parity(e)
+        .args(["--color=always", "-v", "-A", "1", "match", "ctx.txt"])
+        .env("GREP_COLORS", "sl=1:cx=2:mc=01;33")
+        .exact()
+        .check();
+});
+engines!(color_always_with_several_patterns_and_word, |e| {
+    basic()
+        .parity(e)
+        .args(["--color=always", "-w", "-e", "foo", "-e", "word", "a.txt"])
+        .grep_syntax("-E")
+        .exact()
+        .check();
+});

@@ -1,0 +1,191 @@
+//! Pattern semantics against `LC_ALL=C grep -P -r` over the basic tree,
+//! under both engines.
+
+use crate::fixtures::{basic, literal};
+
+parity!(literal_matches_in_every_file_of_the_tree, basic, ["foo", "."]);
+parity!(literal_with_line_numbers, basic, ["-n", "foo", "."]);
+parity!(ignore_case_matches_ascii_case_variants, basic, ["-i", "Foo", "."]);
+parity!(ignore_case_does_not_fold_non_ascii_in_c_locale, basic, ["-i", "-n", "caf\u{c9}", "."]);
+parity!(inline_case_insensitive_flag, basic, ["-n", "(?i)fOO", "."]);
+parity!(word_boundary_then_word_chars, basic, ["-n", r"\bword\w*", "."]);
+parity!(word_boundary_only_matching, basic, ["-o", r"\bword\w*", "."]);
+parity!(non_word_boundary, basic, ["-o", r"\Bfoo", "."]);
+parity!(empty_line_anchors_match_empty_lines_only, basic, ["-n", "^$", "."]);
+parity!(whitespace_only_lines, basic, ["-n", r"^\s*$", "."]);
+parity!(whitespace_class_never_crosses_a_newline, basic, ["-n", r"a\s+b", "."]);
+parity!(whitespace_class_never_crosses_a_newline_with_o, basic, ["-o", r"a\s+b", "."]);
+parity!(negated_class_with_only_matching_stays_in_line, basic, ["-o", "-n", "[^x]+", "."]);
+parity!(negated_class_count_stays_in_line, basic, ["-c", "^[^x]*$", "."]);
+parity!(empty_matches_print_nothing_with_only_matching, basic, ["-o", "x*", "."]);
+parity!(empty_matches_select_every_line, basic, ["-c", "x*", "."]);
+parity!(empty_pattern_matches_every_line, basic, ["-n", "", "."]);
+parity!(dot_matches_one_byte_in_c_locale, basic, ["-o", "w..rld|caf.", "."]);
+parity!(word_class_is_ascii_only, basic, ["-o", r"\w+", "utf8.txt", "invalid_utf8.txt"]);
+parity!(hex_escape_matches_a_raw_byte, basic, ["-n", r"\xff\xfe", "."]);
+parity!(dot_does_not_match_newline, basic, ["-c", "foo.bar", "."]);
+parity!(dollar_does_not_match_before_cr, basic, ["-n", "foo$", "."]);
+parity!(carriage_return_is_an_ordinary_byte, basic, ["-c", r"\r$", "."]);
+parity!(caret_anchors_only_at_line_start_with_o, basic, ["-o", r"^\w", "."]);
+parity!(dollar_anchors_at_line_end_with_o, basic, ["-o", r"\w+$", "."]);
+parity!(alternation, basic, ["-n", "foo|bar|end", "."]);
+parity!(counted_repetition, basic, ["-o", "x{2,}", "."]);
+parity!(leftmost_first_alternation_with_o, basic, ["-o", "wor|word|wordy", "."]);
+parity!(greedy_and_lazy_quantifiers, basic, ["-o", "w.*?d|s.*d", "."]);
+parity!(character_class_ranges_and_escapes, basic, ["-o", r"[A-Z][a-z]+|\d+", "."]);
+parity!(escaped_metacharacters, basic, ["-n", r"\{ x: i32 \}|\(void\)", "."]);
+parity!(last_line_without_newline, basic, ["-n", "foo", "no_newline.txt"]);
+parity!(invert_selects_non_matching_lines, basic, ["-v", "-n", "foo", "."]);
+
+parity!(pcre: backreference, basic, ["-n", r"(\w+)\s*=\s*\1\b", "."]);
+parity!(pcre: backreference_only_matching, basic, ["-o", r"(\w+)\s*=\s*\1\b", "."]);
+parity!(pcre: lookbehind, basic, ["-o", r"(?<=struct )\w+", "."]);
+parity!(pcre: negative_lookahead, basic, ["-n", "foo(?!bar)", "."]);
+parity!(pcre: negative_lookahead_only_matching, basic, ["-o", "-b", "foo(?!bar)", "."]);
+parity!(pcre: lookahead_cannot_see_the_next_line, basic, ["-n", r"^a(?=\n)", "."]);
+parity!(pcre: lookbehind_cannot_see_the_previous_line, basic, ["-n", r"(?<=a\n) b", "."]);
+parity!(pcre: atomic_group, basic, ["-n", "(?>fo+)bar", "."]);
+parity!(pcre: keep_out, basic, ["-o", r"struct\s+\K\w+", "."]);
+
+// -w means (?<!\w)(?:P)(?!\w) in grep -P.
+parity!(word_regexp_literal, basic, ["-w", "-n", "foo", "."]);
+parity!(word_regexp_pattern_starting_with_dash, basic, ["-w", "-n", "-e", "-foo", "."]);
+parity!(
+    word_regexp_alternation_applies_to_every_branch,
+    basic,
+    ["-w", "-o", "word|wor|sword", "."]
+);
+parity!(word_regexp_only_matching, basic, ["-w", "-o", r"\w+o\w*", "."]);
+parity!(word_regexp_with_ignore_case, basic, ["-w", "-i", "-c", "foo", "."]);
+parity!(line_regexp, basic, ["-x", "-n", "foo", "."]);
+parity!(line_regexp_alternation_applies_to_every_branch, basic, ["-x", "-n", "a|foo|end|x", "."]);
+parity!(line_regexp_invert, basic, ["-x", "-v", "-c", "foo|a", "."]);
+
+// Several patterns: grep -P refuses more than one, so grep -E is the oracle.
+engines!(several_patterns_match_any, |e| {
+    basic()
+        .parity(e)
+        .args(["-n", "-e", "foo", "-e", "word", "-e", "^end$", "."])
+        .grep_syntax("-E")
+        .check();
+});
+engines!(several_patterns_only_matching, |e| {
+    basic().parity(e).args(["-o", "-e", "wor", "-e", "struct", "."]).grep_syntax("-E").check();
+});
+engines!(several_patterns_with_word_regexp, |e| {
+    basic().parity(e).args(["-w", "-n", "-e", "foo", "-e", "words", "."]).grep_syntax("-E").check();
+});
+engines!(several_patterns_with_line_regexp, |e| {
+    basic().parity(e).args(["-x", "-n", "-e", "foo", "-e", "a b", "."]).grep_syntax("-E").check();
+});
+engines!(several_patterns_inverted_count, |e| {
+    basic().parity(e).args(["-v", "-c", "-e", "foo", "-e", "a", "."]).grep_syntax("-E").check();
+});
+engines!(pattern_file_patterns_match_any, |e| {
+    let t = basic();
+    t.file("pats", "foo\nword\n^end$\n");
+    t.parity(e).args(["-n", "-f", "pats", "."]).grep_syntax("-E").check();
+});
+engines!(pattern_file_combined_with_e, |e| {
+    let t = basic();
+    t.file("pats", "struct\n");
+    t.parity(e).args(["-c", "-f", "pats", "-e", "foo", "."]).grep_syntax("-E").check();
+});
+engines!(empty_pattern_file_matches_nothing, |e| {
+    let t = basic();
+    t.file("empty.pat", "");
+    let c = t.parity(e).args(["-f", "empty.pat", "."]).grep_syntax("-E").check();
+    c.trawl.assert_code(1).assert_stdout("");
+});
+engines!(pattern_file_with_an_empty_line_matches_everything, |e| {
+    let t = basic();
+    t.file("pats", "zzzz\n\n");
+    t.parity(e).args(["-c", "-f", "pats", "."]).grep_syntax("-E").check();
+});
+engines!(extended_syntax_flag, |e| {
+    basic().parity(e).syntax("-E").args(["-n", "fo+|ba[rz]$", "."]).check();
+});
+
+// -F: fixed strings, Aho-Corasick; compared with grep -F.
+engines!(fixed_strings_take_metacharacters_literally, |e| {
+    literal()
+        .parity(e)
+        .syntax("-F")
+        .args(["-n", "-e", "a.b", "-e", "(x)", "-e", "[abc]", "."])
+        .check();
+});
+engines!(fixed_strings_several_overlapping, |e| {
+    literal()
+        .parity(e)
+        .syntax("-F")
+        .args(["-o", "-e", "foo", "-e", "foofoo", "-e", "oof", "."])
+        .check();
+});
+engines!(fixed_strings_ignore_case, |e| {
+    literal().parity(e).syntax("-F").args(["-i", "-n", "-e", "foo", "-e", "AB+", "."]).check();
+});
+engines!(fixed_strings_word_and_line, |e| {
+    literal().parity(e).syntax("-F").args(["-w", "-n", "-e", "foo", "-e", "ab", "."]).check();
+    literal().parity(e).syntax("-F").args(["-x", "-n", "-e", "foo", "-e", "a.b", "."]).check();
+});
+engines!(fixed_strings_backslash_and_anchors_literal, |e| {
+    literal()
+        .parity(e)
+        .syntax("-F")
+        .args(["-n", "-e", r"\d+", "-e", "^start", "-e", "$end", "."])
+        .check();
+});
+engines!(fixed_strings_from_pattern_file, |e| {
+    let t = literal();
+    t.file("pats", "a.b\n(ab)\n");
+    t.parity(e).syntax("-F").args(["-c", "-f", "pats", "."]).check();
+});
+
+// -G: basic regular expressions, compared with grep -G.
+engines!(basic_regexp_interval, |e| {
+    literal().parity(e).syntax("-G").args(["-n", r"a\{2\}", "."]).check();
+});
+engines!(basic_regexp_braces_and_plus_are_literal_without_backslash, |e| {
+    literal()
+        .parity(e)
+        .syntax("-G")
+        .args(["-n", "-e", "a{2}", "-e", "ab+", "-e", "a|b", "."])
+        .check();
+});
+engines!(basic_regexp_escaped_plus_and_alternation, |e| {
+    literal().parity(e).syntax("-G").args(["-n", r"ab\+\|x", "."]).check();
+});
+engines!(basic_regexp_group_and_star, |e| {
+    literal().parity(e).syntax("-G").args(["-x", r"\(ab\)*", "."]).check();
+});
+engines!(basic_regexp_parentheses_are_literal, |e| {
+    literal().parity(e).syntax("-G").args(["-n", "(ab)", "."]).check();
+});
+engines!(basic_regexp_leading_star_is_literal, |e| {
+    let t = literal();
+    t.file("star.txt", "*star\nstar\n");
+    t.parity(e).syntax("-G").args(["-n", "*star", "."]).check();
+});
+engines!(basic_regexp_anchors_and_classes, |e| {
+    literal().parity(e).syntax("-G").args(["-o", "^[a-c][a-c]*$", "."]).check();
+});
+engines!(pcre: basic_regexp_backreference, |e| {
+    literal().parity(e).syntax("-G").args(["-n", r"\(ab\)\1", "."]).check();
+});
+
+// More byte-level and edge semantics.
+parity!(empty_alternative_matches_every_line, basic, ["-c", "foo|", "."]);
+parity!(line_regexp_with_empty_pattern_matches_empty_lines, basic, ["-x", "-n", "", "."]);
+parity!(invert_empty_pattern_selects_nothing, basic, ["-v", "", "."]);
+parity!(word_regexp_with_empty_matches, basic, ["-w", "-c", "x*", "."]);
+parity!(word_regexp_only_matching_empty_matches, basic, ["-w", "-o", "-n", "x*", "."]);
+parity!(ignore_case_class_ranges, basic, ["-i", "-o", "[a-c]+r", "."]);
+parity!(posix_class_inside_brackets, basic, ["-o", "[[:upper:]][[:alpha:]]+", "."]);
+parity!(dot_matches_invalid_utf8_bytes, basic, ["-o", "bad ..", "."]);
+parity!(digit_and_space_classes, basic, ["-o", r"\d+|\s{2,}", "."]);
+parity!(only_matching_with_ignore_case_and_word, basic, ["-o", "-i", "-w", "foo|word", "."]);
+parity!(pcre: horizontal_space_escape, basic, ["-n", r"a\h+b", "."]);
+parity!(pcre: possessive_quantifier, basic, ["-c", "x++x", "."]);
+engines!(newline_in_a_pattern_separates_patterns, |e| {
+    basic().parity(e).args(["-n", "-e", "zzz\nword", "."]).grep_syntax("-E").check();
+});

@@ -1,0 +1,609 @@
+//! The harness: temporary trees, running trawl and GNU grep with a time
+//! limit, and comparing their output.
+//!
+//! GNU grep 3.8 (`LC_ALL=C grep -P -r`) is the oracle. Its output and trawl's
+//! are compared after sorting (trawl searches files in parallel), except for
+//! runs over a single file, which are compared byte for byte.
+
+use std::ffi::{OsStr, OsString};
+use std::fs;
+use std::io::{Read, Write};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// How long any trawl or grep run may take before it is killed and the test fails.
+pub const TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The regex engine a differential test runs trawl with.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Engine {
+    /// `--engine rust` (`--engine rust` with an explicit syntax such as -G).
+    Rust,
+    /// `-P` (`--engine pcre2` with an explicit syntax such as -G or -F).
+    Pcre2,
+    /// No engine option: trawl picks (used where a pattern needs PCRE2).
+    Auto,
+}
+
+impl Engine {
+    /// The options that select this engine for a Perl-syntax pattern.
+    fn perl_flags(self) -> &'static [&'static str] {
+        match self {
+            Engine::Rust => &["--engine", "rust"],
+            Engine::Pcre2 => &["-P"],
+            Engine::Auto => &[],
+        }
+    }
+
+    /// The options that select this engine alongside an explicit syntax flag.
+    fn explicit_flags(self) -> &'static [&'static str] {
+        match self {
+            Engine::Rust => &["--engine", "rust"],
+            Engine::Pcre2 => &["--engine", "pcre2"],
+            Engine::Auto => &[],
+        }
+    }
+}
+
+/// The outcome of one process.
+#[derive(Clone, Debug)]
+pub struct Run {
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+    pub code: i32,
+    /// The command line, for failure messages.
+    pub cmdline: String,
+}
+
+impl Run {
+    pub fn stdout_str(&self) -> String {
+        String::from_utf8_lossy(&self.stdout).into_owned()
+    }
+
+    pub fn stderr_str(&self) -> String {
+        String::from_utf8_lossy(&self.stderr).into_owned()
+    }
+
+    /// Panics with the full picture unless the exit code is `code`.
+    pub fn assert_code(&self, code: i32) -> &Self {
+        assert_eq!(
+            self.code,
+            code,
+            "exit code of `{}`\nstdout:\n{}\nstderr:\n{}",
+            self.cmdline,
+            clip(&self.stdout),
+            clip(&self.stderr)
+        );
+        self
+    }
+
+    /// Panics unless standard output is exactly `want`.
+    pub fn assert_stdout(&self, want: impl AsRef<[u8]>) -> &Self {
+        let want = want.as_ref();
+        assert!(
+            self.stdout == want,
+            "stdout of `{}`\n--- want:\n{}\n--- got:\n{}\n--- stderr:\n{}",
+            self.cmdline,
+            clip(want),
+            clip(&self.stdout),
+            clip(&self.stderr)
+        );
+        self
+    }
+
+    /// Panics unless standard error is empty.
+    pub fn assert_no_stderr(&self) -> &Self {
+        assert!(
+            self.stderr.is_empty(),
+            "unexpected stderr of `{}`:\n{}",
+            self.cmdline,
+            clip(&self.stderr)
+        );
+        self
+    }
+
+    /// Lines of standard output, sorted.
+    pub fn sorted_lines(&self) -> Vec<Vec<u8>> {
+        sorted_records(&self.stdout, b'\n')
+    }
+}
+
+/// A lossy, length-limited rendering of output for failure messages.
+pub fn clip(b: &[u8]) -> String {
+    const MAX: usize = 6000;
+    let s = String::from_utf8_lossy(&b[..b.len().min(MAX)]).into_owned();
+    let s = s.replace('\0', "\\0").replace('\x1b', "\\e");
+    if b.len() > MAX {
+        format!("{s}\n... ({} bytes in all)", b.len())
+    } else {
+        s
+    }
+}
+
+/// Splits `b` into records ended by `sep` (the last may lack it) and sorts them.
+pub fn sorted_records(b: &[u8], sep: u8) -> Vec<Vec<u8>> {
+    let mut v: Vec<Vec<u8>> = b.split(|&c| c == sep).map(<[u8]>::to_vec).collect();
+    if v.last().is_some_and(Vec::is_empty) {
+        v.pop();
+    }
+    v.sort();
+    v
+}
+
+/// A command to run with a time limit.
+pub struct Cmd {
+    program: OsString,
+    args: Vec<OsString>,
+    cwd: PathBuf,
+    stdin: Option<Vec<u8>>,
+    env: Vec<(OsString, OsString)>,
+    timeout: Duration,
+}
+
+impl Cmd {
+    pub fn new(program: impl AsRef<OsStr>, cwd: &Path) -> Cmd {
+        Cmd {
+            program: program.as_ref().to_owned(),
+            args: Vec::new(),
+            cwd: cwd.to_owned(),
+            stdin: None,
+            env: Vec::new(),
+            timeout: TIMEOUT,
+        }
+    }
+
+    /// trawl, with its working directory in `cwd`.
+    pub fn trawl(cwd: &Path) -> Cmd {
+        Cmd::new(trawl_bin(), cwd)
+    }
+
+    /// GNU grep, with its working directory in `cwd`.
+    pub fn grep(cwd: &Path) -> Cmd {
+        Cmd::new("grep", cwd)
+    }
+
+    pub fn args<I, S>(mut self, it: I) -> Cmd
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        self.args.extend(it.into_iter().map(|a| a.as_ref().to_owned()));
+        self
+    }
+
+    pub fn stdin(mut self, input: impl AsRef<[u8]>) -> Cmd {
+        self.stdin = Some(input.as_ref().to_vec());
+        self
+    }
+
+    pub fn env(mut self, k: impl AsRef<OsStr>, v: impl AsRef<OsStr>) -> Cmd {
+        self.env.push((k.as_ref().to_owned(), v.as_ref().to_owned()));
+        self
+    }
+
+    pub fn timeout(mut self, t: Duration) -> Cmd {
+        self.timeout = t;
+        self
+    }
+
+    fn cmdline(&self) -> String {
+        let mut s = String::new();
+        for (k, v) in &self.env {
+            s += &format!("{}={} ", k.to_string_lossy(), v.to_string_lossy());
+        }
+        s += &Path::new(&self.program).file_name().unwrap_or_default().to_string_lossy();
+        for a in &self.args {
+            s.push(' ');
+            s += &shell_quote(a);
+        }
+        s += &format!("   (in {})", self.cwd.display());
+        s
+    }
+
+    /// A `Command` with the environment both tools get: the C locale, no
+    /// color settings from the caller.
+    pub fn command(&self) -> Command {
+        let mut c = Command::new(&self.program);
+        c.args(&self.args)
+            .current_dir(&self.cwd)
+            .env("LC_ALL", "C")
+            .env_remove("GREP_COLOR")
+            .env_remove("GREP_COLORS")
+            .env_remove("GREP_OPTIONS")
+            .env_remove("TERM");
+        for (k, v) in &self.env {
+            c.env(k, v);
+        }
+        c
+    }
+
+    /// Runs to completion; panics (after killing the process) past the time limit.
+    pub fn run(&self) -> Run {
+        let cmdline = self.cmdline();
+        let mut child = self
+            .command()
+            .stdin(if self.stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot run `{cmdline}`: {e}"));
+        let writer = self.stdin.clone().map(|input| {
+            let mut w = child.stdin.take().unwrap();
+            std::thread::spawn(move || {
+                // The tool may exit without reading everything (e.g. -q).
+                let _ = w.write_all(&input);
+            })
+        });
+        let mut out = child.stdout.take().unwrap();
+        let mut err = child.stderr.take().unwrap();
+        let out_t = std::thread::spawn(move || {
+            let mut b = Vec::new();
+            let _ = out.read_to_end(&mut b);
+            b
+        });
+        let err_t = std::thread::spawn(move || {
+            let mut b = Vec::new();
+            let _ = err.read_to_end(&mut b);
+            b
+        });
+        let start = Instant::now();
+        let status = loop {
+            if let Some(st) = child.try_wait().unwrap() {
+                break st;
+            }
+            if start.elapsed() > self.timeout {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("`{cmdline}` did not finish within {:?}: killed", self.timeout);
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        if let Some(w) = writer {
+            let _ = w.join();
+        }
+        let stdout = out_t.join().unwrap();
+        let stderr = err_t.join().unwrap();
+        let code = status
+            .code()
+            .unwrap_or_else(|| panic!("`{cmdline}` was killed by a signal: {status:?}"));
+        Run { stdout, stderr, code, cmdline }
+    }
+}
+
+fn shell_quote(a: &OsStr) -> String {
+    let s = a.to_string_lossy();
+    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_./=,:+".contains(&b)) {
+        s.into_owned()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''").replace('\n', "\\n"))
+    }
+}
+
+/// The trawl binary under test.
+pub fn trawl_bin() -> &'static str {
+    env!("CARGO_BIN_EXE_trawl")
+}
+
+/// A temporary directory tree that is removed when dropped.
+pub struct Tree {
+    dir: tempfile::TempDir,
+}
+
+impl Default for Tree {
+    fn default() -> Self {
+        Tree::new()
+    }
+}
+
+impl Tree {
+    pub fn new() -> Tree {
+        Tree { dir: tempfile::Builder::new().prefix("trawl-test-").tempdir().unwrap() }
+    }
+
+    /// A tree in another directory (for example on another file system).
+    pub fn new_in(parent: &Path) -> std::io::Result<Tree> {
+        Ok(Tree { dir: tempfile::Builder::new().prefix("trawl-test-").tempdir_in(parent)? })
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// Creates (or overwrites) a file, and its parent directories.
+    pub fn file(&self, rel: impl AsRef<OsStr>, contents: impl AsRef<[u8]>) -> &Self {
+        let p = self.path().join(rel.as_ref());
+        if let Some(parent) = p.parent() {
+            fs::create_dir_all(parent).unwrap();
+        }
+        fs::write(&p, contents).unwrap_or_else(|e| panic!("write {}: {e}", p.display()));
+        self
+    }
+
+    /// Creates a file whose relative name is given as raw bytes.
+    pub fn file_bytes(&self, rel: &[u8], contents: impl AsRef<[u8]>) -> &Self {
+        self.file(OsStr::from_bytes(rel), contents)
+    }
+
+    pub fn dir(&self, rel: impl AsRef<OsStr>) -> &Self {
+        fs::create_dir_all(self.path().join(rel.as_ref())).unwrap();
+        self
+    }
+
+    /// Creates the symbolic link `link` (relative to the tree) pointing at `target` (verbatim).
+    pub fn symlink(&self, target: impl AsRef<Path>, link: impl AsRef<OsStr>) -> &Self {
+        let l = self.path().join(link.as_ref());
+        if let Some(parent) = l.parent() {
+            fs::create_dir_all(parent).unwrap();
+        }
+        std::os::unix::fs::symlink(target.as_ref(), &l).unwrap();
+        self
+    }
+
+    /// Creates a named pipe (nobody ever writes to it).
+    pub fn fifo(&self, rel: impl AsRef<OsStr>) -> &Self {
+        let p = self.path().join(rel.as_ref());
+        let st = Command::new("mkfifo").arg(&p).status().expect("run mkfifo");
+        assert!(st.success(), "mkfifo {} failed", p.display());
+        self
+    }
+
+    /// trawl with its working directory at the root of the tree.
+    pub fn trawl(&self) -> Cmd {
+        Cmd::trawl(self.path())
+    }
+
+    /// GNU grep with its working directory at the root of the tree.
+    pub fn grep(&self) -> Cmd {
+        Cmd::grep(self.path())
+    }
+
+    /// A differential comparison of trawl (with `engine`) and grep in this tree.
+    pub fn parity(&self, engine: Engine) -> Parity<'_> {
+        Parity {
+            tree: self,
+            engine,
+            args: Vec::new(),
+            trawl_args: Vec::new(),
+            grep_args: None,
+            syntax: None,
+            grep_syntax: None,
+            recursive: true,
+            stdin: None,
+            env: Vec::new(),
+            exact: false,
+            sep: b'\n',
+            timeout: TIMEOUT,
+            errors_expected: false,
+        }
+    }
+}
+
+/// One differential test: the same options for trawl and GNU grep.
+///
+/// trawl gets the engine options and `args`; grep gets `LC_ALL=C`, `-r`
+/// (unless [`Parity::stdin_only`]), `-P` (or the explicit syntax flag) and
+/// `args`. Standard output is compared after sorting its records (or byte for
+/// byte with [`Parity::exact`]), and so are the exit codes and whether
+/// anything went to standard error. grep's `grep: PATH: binary file matches`
+/// (standard error) becomes `trawl: PATH: binary file matches` (standard
+/// output), trawl's intended difference.
+pub struct Parity<'t> {
+    tree: &'t Tree,
+    engine: Engine,
+    args: Vec<OsString>,
+    trawl_args: Vec<OsString>,
+    grep_args: Option<Vec<OsString>>,
+    syntax: Option<&'static str>,
+    grep_syntax: Option<&'static str>,
+    recursive: bool,
+    stdin: Option<Vec<u8>>,
+    env: Vec<(OsString, OsString)>,
+    exact: bool,
+    sep: u8,
+    timeout: Duration,
+    errors_expected: bool,
+}
+
+/// What a differential run saw.
+pub struct Compared {
+    pub trawl: Run,
+    #[allow(dead_code)]
+    pub grep: Run,
+}
+
+impl<'t> Parity<'t> {
+    /// Options and operands given to both tools.
+    pub fn args<I, S>(mut self, it: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        self.args.extend(it.into_iter().map(|a| a.as_ref().to_owned()));
+        self
+    }
+
+    /// Options for trawl alone (ones grep lacks, such as -j), before `args`.
+    pub fn trawl_args<I, S>(mut self, it: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        self.trawl_args.extend(it.into_iter().map(|a| a.as_ref().to_owned()));
+        self
+    }
+
+    /// Options and operands for grep alone, replacing `args` there.
+    pub fn grep_args<I, S>(mut self, it: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        self.grep_args = Some(it.into_iter().map(|a| a.as_ref().to_owned()).collect());
+        self
+    }
+
+    /// A pattern syntax flag (`-F`, `-G` or `-E`) given to both tools; the
+    /// engine is then chosen with `--engine`.
+    pub fn syntax(mut self, flag: &'static str) -> Self {
+        self.syntax = Some(flag);
+        self
+    }
+
+    /// The syntax flag grep alone gets instead of `-P` (trawl keeps its
+    /// Perl syntax), e.g. `-E` for several `-e` patterns that grep -P refuses.
+    pub fn grep_syntax(mut self, flag: &'static str) -> Self {
+        self.grep_syntax = Some(flag);
+        self
+    }
+
+    /// Reads standard input: grep gets no `-r` (which would search ".").
+    pub fn stdin(mut self, input: impl AsRef<[u8]>) -> Self {
+        self.stdin = Some(input.as_ref().to_vec());
+        self.recursive = false;
+        self
+    }
+
+    pub fn env(mut self, k: &str, v: &str) -> Self {
+        self.env.push((k.into(), v.into()));
+        self
+    }
+
+    /// Compare standard output byte for byte (a single file: order is fixed).
+    pub fn exact(mut self) -> Self {
+        self.exact = true;
+        self
+    }
+
+    /// Records end with `sep` rather than a newline (`-Z -l`).
+    pub fn records(mut self, sep: u8) -> Self {
+        self.sep = sep;
+        self
+    }
+
+    pub fn timeout(mut self, t: Duration) -> Self {
+        self.timeout = t;
+        self
+    }
+
+    /// grep is expected to exit with 2 (without this, that is a harness bug:
+    /// two tools failing alike would prove nothing).
+    pub fn errors_expected(mut self) -> Self {
+        self.errors_expected = true;
+        self
+    }
+
+    fn build(&self, mut c: Cmd, args: &[OsString]) -> Cmd {
+        if let Some(input) = &self.stdin {
+            c = c.stdin(input);
+        }
+        for (k, v) in &self.env {
+            c = c.env(k, v);
+        }
+        c.timeout(self.timeout).args(args)
+    }
+
+    /// Runs both tools and asserts that they agree.
+    pub fn check(self) -> Compared {
+        let mut targs: Vec<OsString> = Vec::new();
+        match self.syntax {
+            Some(s) => {
+                targs.push(s.into());
+                targs.extend(self.engine.explicit_flags().iter().map(OsString::from));
+            }
+            None => targs.extend(self.engine.perl_flags().iter().map(OsString::from)),
+        }
+        targs.extend(self.trawl_args.iter().cloned());
+        targs.extend(self.args.iter().cloned());
+        let mut gargs: Vec<OsString> = Vec::new();
+        if self.recursive {
+            gargs.push("-r".into());
+        }
+        gargs.push(self.grep_syntax.or(self.syntax).unwrap_or("-P").into());
+        gargs.extend(self.grep_args.clone().unwrap_or_else(|| self.args.clone()));
+
+        let trawl = self.build(self.tree.trawl(), &targs).run();
+        let grep = self.build(self.tree.grep(), &gargs).run();
+        assert!(
+            self.errors_expected || grep.code != 2,
+            "grep itself failed (a test bug): `{}`\n{}",
+            grep.cmdline,
+            clip(&grep.stderr)
+        );
+        let (want_out, want_err) = grep_as_trawl(&grep);
+        let ctx = || {
+            format!(
+                "trawl: {}\n grep: {}\n--- grep stdout (as trawl's):\n{}\n--- trawl stdout:\n{}\n--- grep stderr:\n{}\n--- trawl stderr:\n{}",
+                trawl.cmdline,
+                grep.cmdline,
+                clip(&want_out),
+                clip(&trawl.stdout),
+                clip(&grep.stderr),
+                clip(&trawl.stderr)
+            )
+        };
+        if self.exact {
+            assert!(trawl.stdout == want_out, "stdout differs (byte for byte)\n{}", ctx());
+        } else {
+            let (w, g) =
+                (sorted_records(&want_out, self.sep), sorted_records(&trawl.stdout, self.sep));
+            if w != g {
+                let missing: Vec<String> =
+                    w.iter().filter(|l| !g.contains(l)).take(8).map(|l| clip(l)).collect();
+                let extra: Vec<String> =
+                    g.iter().filter(|l| !w.contains(l)).take(8).map(|l| clip(l)).collect();
+                panic!(
+                    "sorted stdout differs ({} lines from grep, {} from trawl)\nmissing from trawl: {missing:#?}\nextra in trawl: {extra:#?}\n{}",
+                    w.len(),
+                    g.len(),
+                    ctx()
+                );
+            }
+        }
+        assert_eq!(trawl.code, grep.code, "exit codes differ (left trawl, right grep)\n{}", ctx());
+        assert_eq!(
+            trawl.stderr.is_empty(),
+            want_err.is_empty(),
+            "one tool wrote to stderr, the other did not\n{}",
+            ctx()
+        );
+        if !trawl.stderr.is_empty() {
+            assert!(trawl.stderr.starts_with(b"trawl: "), "stderr without `trawl: `\n{}", ctx());
+        }
+        Compared { trawl, grep }
+    }
+}
+
+/// grep's standard output and error as trawl writes them: the binary-file
+/// messages move from standard error to the end of standard output.
+pub fn grep_as_trawl(grep: &Run) -> (Vec<u8>, Vec<u8>) {
+    const SUFFIX: &[u8] = b": binary file matches";
+    let mut out = grep.stdout.clone();
+    let mut err = Vec::new();
+    for line in grep.stderr.split_inclusive(|&b| b == b'\n') {
+        let body = line.strip_suffix(b"\n").unwrap_or(line);
+        if body.starts_with(b"grep: ") && body.ends_with(SUFFIX) {
+            out.extend_from_slice(b"trawl: ");
+            out.extend_from_slice(&body[b"grep: ".len()..]);
+            out.push(b'\n');
+        } else {
+            err.extend_from_slice(line);
+        }
+    }
+    (out, err)
+}
+
+/// Lines of `b` (without their newlines), in order.
+pub fn lines(b: &[u8]) -> Vec<&[u8]> {
+    let mut v: Vec<&[u8]> = b.split(|&c| c == b'\n').collect();
+    if v.last().is_some_and(|l| l.is_empty()) {
+        v.pop();
+    }
+    v
+}
+
+/// Runs `f` under both engines' trawl-side flags for trawl-only tests.
+pub fn engine_flags(engine: Engine) -> Vec<&'static str> {
+    engine.perl_flags().to_vec()
+}
