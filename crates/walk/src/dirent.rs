@@ -122,3 +122,31 @@ impl DentBuf {
         }
     }
 }
+
+/// Whether the open directory `fd` has an entry other than `.` and `..`.
+pub(crate) fn has_entries(fd: RawFd) -> io::Result<bool> {
+    let mut buf = [0u64; 512];
+    loop {
+        // SAFETY: the buffer is valid for writes of its whole length.
+        let n =
+            unsafe { libc::syscall(libc::SYS_getdents64, fd, buf.as_mut_ptr().cast::<u8>(), 4096) };
+        if n < 0 {
+            return Err(io::Error::last_os_error());
+        }
+        if n == 0 {
+            return Ok(false);
+        }
+        // SAFETY: the kernel wrote `n` initialized bytes.
+        let bytes = unsafe { std::slice::from_raw_parts(buf.as_ptr().cast::<u8>(), n as usize) };
+        let mut off = 0;
+        while off < bytes.len() {
+            let reclen = u16::from_ne_bytes([bytes[off + 16], bytes[off + 17]]) as usize;
+            let name = &bytes[off + 19..off + reclen];
+            let name = &name[..name.iter().position(|&b| b == 0).unwrap_or(name.len())];
+            if name != b"." && name != b".." {
+                return Ok(true);
+            }
+            off += reclen;
+        }
+    }
+}

@@ -40,6 +40,7 @@ use std::fs::File;
 use std::io;
 use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 pub use crate::dirent::FileType;
@@ -64,6 +65,12 @@ pub trait Visitor: Send {
 
     /// Called for an entry that could not be read, or a directory loop.
     fn error(&mut self, err: WalkError) -> WalkState;
+
+    /// With [`WalkBuilder::post_order`]: called for each directory after
+    /// everything below it (or at once if it is not descended into).
+    fn visit_dir_end(&mut self, _entry: &Entry<'_>) -> WalkState {
+        WalkState::Continue
+    }
 }
 
 /// An entry of the walk, valid during the [`Visitor::visit`] call.
@@ -79,6 +86,70 @@ pub struct Entry<'a> {
 }
 
 impl<'a> Entry<'a> {
+    /// The directory descriptor and name to use with `*at` calls.
+    fn at(&self) -> (RawFd, &CStr) {
+        match self.parent {
+            Some(d) => (d.as_raw_fd(), self.name),
+            None => (libc::AT_FDCWD, self.name),
+        }
+    }
+
+    /// Reads the metadata now (`lstat` unless `follow`).
+    pub fn fetch_stat(&self, follow: bool) -> io::Result<libc::stat> {
+        let (dir, name) = self.at();
+        fstatat(dir, name, follow)
+    }
+
+    /// Whether the entry is a directory with no entries.
+    pub fn is_empty_dir(&self) -> io::Result<bool> {
+        let (dir, name) = self.at();
+        let mut flags = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC;
+        if !self.followed {
+            flags |= libc::O_NOFOLLOW;
+        }
+        // SAFETY: a NUL-terminated name relative to an open directory (or the cwd).
+        let fd = cvt(unsafe { libc::openat(dir, name.as_ptr(), flags) })?;
+        // SAFETY: a fresh descriptor that nothing else owns.
+        let fd = unsafe { OwnedFd::from_raw_fd(fd) };
+        dirent::has_entries(fd.as_raw_fd()).map(|has| !has)
+    }
+
+    /// `faccessat` for `libc::R_OK`, `W_OK` or `X_OK`.
+    pub fn access(&self, mode: libc::c_int) -> bool {
+        let (dir, name) = self.at();
+        // SAFETY: a NUL-terminated name relative to an open directory (or the cwd).
+        unsafe { libc::faccessat(dir, name.as_ptr(), mode, 0) == 0 }
+    }
+
+    /// The target of a symlink.
+    pub fn read_link(&self) -> io::Result<Vec<u8>> {
+        let (dir, name) = self.at();
+        let mut buf = vec![0u8; 256];
+        loop {
+            // SAFETY: the buffer is valid for `buf.len()` bytes.
+            let n =
+                unsafe { libc::readlinkat(dir, name.as_ptr(), buf.as_mut_ptr().cast(), buf.len()) };
+            if n < 0 {
+                return Err(io::Error::last_os_error());
+            }
+            let n = n as usize;
+            if n < buf.len() {
+                buf.truncate(n);
+                return Ok(buf);
+            }
+            buf.resize(buf.len() * 2, 0);
+        }
+    }
+
+    /// Removes the entry (`rmdir` for a directory, else `unlink`), relative
+    /// to its directory.
+    pub fn remove(&self) -> io::Result<()> {
+        let (dir, name) = self.at();
+        let flags = if self.file_type.is_dir() { libc::AT_REMOVEDIR } else { 0 };
+        // SAFETY: a NUL-terminated name relative to an open directory (or the cwd).
+        cvt(unsafe { libc::unlinkat(dir, name.as_ptr(), flags) }).map(|_| ())
+    }
+
     /// For a symlink the walk was told to follow but could not (dangling, or
     /// a chain of links too long): why.
     pub fn broken_link_error(&self) -> Option<io::Error> {
@@ -218,6 +289,8 @@ pub struct WalkBuilder {
     same_file_system: bool,
     sorted: bool,
     ignore_files: bool,
+    follow_roots: bool,
+    post_order: bool,
 }
 
 impl Default for WalkBuilder {
@@ -237,7 +310,23 @@ impl WalkBuilder {
             same_file_system: false,
             sorted: false,
             ignore_files: false,
+            follow_roots: true,
+            post_order: false,
         }
+    }
+
+    /// Whether a root that is a symlink is followed (the default; `find -P`
+    /// turns it off).
+    pub fn follow_roots(&mut self, yes: bool) -> &mut Self {
+        self.follow_roots = yes;
+        self
+    }
+
+    /// Also call [`Visitor::visit_dir_end`] for every directory once all its
+    /// contents were visited (`find -depth`).
+    pub fn post_order(&mut self, yes: bool) -> &mut Self {
+        self.post_order = yes;
+        self
     }
 
     /// Adds a path to walk, printed as given.
@@ -327,6 +416,19 @@ pub(crate) struct OpenDir {
     /// The device of the root, when staying on one file system.
     root_dev: Option<u64>,
     ignore: Option<Arc<IgnoreStack>>,
+    /// Work items of this directory not finished yet, itself included
+    /// (post-order walks only).
+    outstanding: AtomicUsize,
+    /// What the directory's own entry needs for its post-order visit.
+    post: Option<PostInfo>,
+}
+
+/// A directory's own entry, kept for its visit after its contents.
+pub(crate) struct PostInfo {
+    parent: Option<Arc<OpenDir>>,
+    name: CString,
+    stat: Option<libc::stat>,
+    followed: bool,
 }
 
 pub(crate) struct Ancestor {
@@ -356,6 +458,7 @@ pub(crate) struct DirTask {
     depth: usize,
     /// Opened through a followed symlink (do not use O_NOFOLLOW).
     followed: bool,
+    stat: Option<libc::stat>,
 }
 
 /// Appends `name` to a directory path the way entries are printed.
@@ -415,8 +518,69 @@ impl<'w> DirReader<'w> {
         DirReader { config, buf: dirent::DentBuf::new(), path: Vec::new() }
     }
 
+    /// The post-order visit of a directory that could not be read.
+    pub(crate) fn post_visit_task<V: Visitor>(&mut self, task: &DirTask, v: &mut V) -> WalkState {
+        if !self.config.post_order {
+            return WalkState::Continue;
+        }
+        let path: &[u8] = if task.path.is_empty() { b"." } else { &task.path };
+        let entry = Entry {
+            parent: task.parent.as_ref().map(|p| p.fd.as_fd()),
+            name: &task.name,
+            path,
+            depth: task.depth,
+            file_type: FileType::Dir,
+            followed: task.followed,
+            stat: task.stat.as_ref(),
+            link_error: None,
+        };
+        v.visit_dir_end(&entry)
+    }
+
+    /// The post-order visit of a directory whose contents are all done.
+    pub(crate) fn post_visit_dir<V: Visitor>(&mut self, dir: &OpenDir, v: &mut V) -> WalkState {
+        let Some(post) = &dir.post else { return WalkState::Continue };
+        let path: &[u8] = if dir.path.is_empty() { b"." } else { &dir.path };
+        let entry = Entry {
+            parent: post.parent.as_ref().map(|p| p.fd.as_fd()),
+            name: &post.name,
+            path,
+            depth: dir.depth,
+            file_type: FileType::Dir,
+            followed: post.followed,
+            stat: post.stat.as_ref(),
+            link_error: None,
+        };
+        v.visit_dir_end(&entry)
+    }
+
+    /// Marks one work item of `dir` finished; for each directory whose
+    /// contents are then all done, runs its post-order visit and moves up.
+    pub(crate) fn finish_item<V: Visitor>(&mut self, dir: &Arc<OpenDir>, v: &mut V) -> WalkState {
+        if !self.config.post_order {
+            return WalkState::Continue;
+        }
+        let mut cur = dir.clone();
+        loop {
+            if cur.outstanding.fetch_sub(1, Ordering::AcqRel) != 1 {
+                return WalkState::Continue;
+            }
+            if self.post_visit_dir(&cur, v) == WalkState::Quit {
+                return WalkState::Quit;
+            }
+            match cur.post.as_ref().and_then(|p| p.parent.clone()) {
+                Some(parent) => cur = parent,
+                None => return WalkState::Continue,
+            }
+        }
+    }
+
     /// Opens a directory task; reports errors and loops to the visitor.
-    pub(crate) fn open_dir<V: Visitor>(&mut self, task: DirTask, v: &mut V) -> Option<OpenDir> {
+    pub(crate) fn open_dir<V: Visitor>(
+        &mut self,
+        task: DirTask,
+        v: &mut V,
+    ) -> Result<OpenDir, DirTask> {
         let c = self.config;
         let fd = match &task.parent {
             None => cvt(unsafe {
@@ -441,8 +605,8 @@ impl<'w> DirReader<'w> {
             // SAFETY: a fresh descriptor from open(2).
             Ok(fd) => unsafe { OwnedFd::from_raw_fd(fd) },
             Err(e) => {
-                v.error(WalkError { path: task.path, kind: WalkErrorKind::Io(e) });
-                return None;
+                v.error(WalkError { path: task.path.clone(), kind: WalkErrorKind::Io(e) });
+                return Err(task);
             }
         };
         let parent = task.parent.as_deref();
@@ -452,23 +616,23 @@ impl<'w> DirReader<'w> {
             let st = match fstat(fd.as_raw_fd()) {
                 Ok(st) => st,
                 Err(e) => {
-                    v.error(WalkError { path: task.path, kind: WalkErrorKind::Io(e) });
-                    return None;
+                    v.error(WalkError { path: task.path.clone(), kind: WalkErrorKind::Io(e) });
+                    return Err(task);
                 }
             };
             let (dev, ino) = (st.st_dev, st.st_ino);
             if c.same_file_system {
                 match root_dev {
                     None => root_dev = Some(dev),
-                    Some(d) if d != dev => return None,
+                    Some(d) if d != dev => return Err(task),
                     Some(_) => {}
                 }
             }
             if c.follow_links {
                 let up = parent.and_then(|p| p.ancestors.clone());
                 if up.as_ref().is_some_and(|a| a.contains(dev, ino)) {
-                    v.error(WalkError { path: task.path, kind: WalkErrorKind::Loop });
-                    return None;
+                    v.error(WalkError { path: task.path.clone(), kind: WalkErrorKind::Loop });
+                    return Err(task);
                 }
                 ancestors = Some(Arc::new(Ancestor { dev, ino, parent: up }));
             }
@@ -478,7 +642,22 @@ impl<'w> DirReader<'w> {
         } else {
             None
         };
-        Some(OpenDir { fd, path: task.path, depth: task.depth, ancestors, root_dev, ignore })
+        let post = c.post_order.then(|| PostInfo {
+            parent: task.parent.clone(),
+            name: task.name.clone(),
+            stat: task.stat,
+            followed: task.followed,
+        });
+        Ok(OpenDir {
+            fd,
+            path: task.path,
+            depth: task.depth,
+            ancestors,
+            root_dev,
+            ignore,
+            outstanding: AtomicUsize::new(1),
+            post,
+        })
     }
 
     /// Reads all children of `dir`, resolving unknown types and followed links.
@@ -580,18 +759,24 @@ impl<'w> DirReader<'w> {
             link_error: child.link_error,
         };
         let state = v.visit(&entry);
-        if state == WalkState::Continue
-            && child.file_type.is_dir()
-            && self.config.max_depth.is_none_or(|m| dir.depth + 1 < m)
-        {
-            let task = DirTask {
-                parent: Some(dir.clone()),
-                name: child.name.clone(),
-                path: self.path.clone(),
-                depth: dir.depth + 1,
-                followed: child.followed,
-            };
-            return (state, Some(task));
+        if child.file_type.is_dir() {
+            if state == WalkState::Continue
+                && self.config.max_depth.is_none_or(|m| dir.depth + 1 < m)
+            {
+                let task = DirTask {
+                    parent: Some(dir.clone()),
+                    name: child.name.clone(),
+                    path: self.path.clone(),
+                    depth: dir.depth + 1,
+                    followed: child.followed,
+                    stat: child.stat,
+                };
+                return (state, Some(task));
+            }
+            if self.config.post_order && state != WalkState::Quit {
+                // Not descended into: its contents are done already.
+                return (v.visit_dir_end(&entry), None);
+            }
         }
         (state, None)
     }
@@ -602,14 +787,15 @@ impl<'w> DirReader<'w> {
         root: &Root,
         v: &mut V,
     ) -> (WalkState, Option<DirTask>) {
-        // Roots follow symlinks (grep -r and find -H semantics for operands).
-        // SAFETY: a zeroed stat is valid; stat(2) fills it in.
-        let mut st: libc::stat = unsafe { std::mem::zeroed() };
-        // SAFETY: NUL-terminated path and a valid out-pointer.
-        if let Err(e) = cvt(unsafe { libc::stat(root.open.as_ptr(), &mut st) }) {
-            let path = root.open.to_bytes().to_vec();
-            return (v.error(WalkError { path, kind: WalkErrorKind::Io(e) }), None);
-        }
+        // Roots follow symlinks (grep -r, find -H and -L), unless told not to (find -P).
+        let follow = self.config.follow_roots;
+        let st = match fstatat(libc::AT_FDCWD, &root.open, follow) {
+            Ok(st) => st,
+            Err(e) => {
+                let path = root.open.to_bytes().to_vec();
+                return (v.error(WalkError { path, kind: WalkErrorKind::Io(e) }), None);
+            }
+        };
         let file_type = FileType::from_mode(st.st_mode);
         let display: &[u8] = if root.display.is_empty() { b"." } else { &root.display };
         let entry = Entry {
@@ -618,20 +804,26 @@ impl<'w> DirReader<'w> {
             path: display,
             depth: 0,
             file_type,
-            followed: true,
+            followed: follow,
             stat: Some(&st),
             link_error: None,
         };
         let state = v.visit(&entry);
-        if state == WalkState::Continue && file_type.is_dir() && self.config.max_depth != Some(0) {
-            let task = DirTask {
-                parent: None,
-                name: root.open.clone(),
-                path: root.display.clone(),
-                depth: 0,
-                followed: true,
-            };
-            return (state, Some(task));
+        if file_type.is_dir() {
+            if state == WalkState::Continue && self.config.max_depth != Some(0) {
+                let task = DirTask {
+                    parent: None,
+                    name: root.open.clone(),
+                    path: root.display.clone(),
+                    depth: 0,
+                    followed: true,
+                    stat: Some(st),
+                };
+                return (state, Some(task));
+            }
+            if self.config.post_order && state != WalkState::Quit {
+                return (v.visit_dir_end(&entry), None);
+            }
         }
         (state, None)
     }

@@ -154,7 +154,7 @@ impl Thread<'_> {
                         return WalkState::Quit;
                     }
                 }
-                WalkState::Continue
+                self.reader.finish_item(&dir, v)
             }
         }
     }
@@ -165,8 +165,20 @@ impl Thread<'_> {
         v: &mut V,
         children: &mut Vec<Child>,
     ) -> WalkState {
-        let Some(dir) = self.reader.open_dir(task, v) else { return WalkState::Continue };
-        let dir = Arc::new(dir);
+        let dir = match self.reader.open_dir(task, v) {
+            Ok(dir) => Arc::new(dir),
+            Err(task) => {
+                // Unreadable: it is done, and so is its parent's item for it.
+                if self.reader.post_visit_task(&task, v) == WalkState::Quit {
+                    return WalkState::Quit;
+                }
+                return match &task.parent {
+                    Some(parent) => self.reader.finish_item(parent, v),
+                    None => WalkState::Continue,
+                };
+            }
+        };
+        let post_order = self.config.post_order;
         if self.reader.read_children(&dir, v, children) == WalkState::Quit {
             return WalkState::Quit;
         }
@@ -178,18 +190,28 @@ impl Thread<'_> {
                     return state;
                 }
                 if let Some(task) = task {
+                    if post_order {
+                        dir.outstanding.fetch_add(1, Ordering::AcqRel);
+                    }
                     self.push(Work::Dir(task));
                 }
             } else {
                 batch.push(child);
                 if batch.len() == FILE_BATCH {
+                    if post_order {
+                        dir.outstanding.fetch_add(1, Ordering::AcqRel);
+                    }
                     self.push(Work::Files(dir.clone(), std::mem::take(&mut batch)));
                 }
             }
         }
         if !batch.is_empty() {
-            self.push(Work::Files(dir, batch));
+            if post_order {
+                dir.outstanding.fetch_add(1, Ordering::AcqRel);
+            }
+            self.push(Work::Files(dir.clone(), batch));
         }
-        WalkState::Continue
+        // The reading itself is done.
+        self.reader.finish_item(&dir, v)
     }
 }

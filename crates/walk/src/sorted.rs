@@ -30,7 +30,10 @@ fn walk_tree<V: Visitor>(reader: &mut DirReader<'_>, task: DirTask, v: &mut V) -
     }
     while let Some((dir, children)) = stack.last_mut() {
         let Some(child) = children.next() else {
-            stack.pop();
+            let (dir, _) = stack.pop().expect("a level is on the stack");
+            if reader.post_visit_dir(&dir, v) == WalkState::Quit {
+                return WalkState::Quit;
+            }
             continue;
         };
         let dir = dir.clone();
@@ -57,7 +60,15 @@ fn enter<V: Visitor>(
     task: DirTask,
     v: &mut V,
 ) -> Option<Result<Level, WalkState>> {
-    let dir = Arc::new(reader.open_dir(task, v)?);
+    let dir = match reader.open_dir(task, v) {
+        Ok(dir) => Arc::new(dir),
+        Err(task) => {
+            return match reader.post_visit_task(&task, v) {
+                WalkState::Quit => Some(Err(WalkState::Quit)),
+                _ => None,
+            };
+        }
+    };
     let mut children = Vec::new();
     if reader.read_children(&dir, v, &mut children) == WalkState::Quit {
         return Some(Err(WalkState::Quit));

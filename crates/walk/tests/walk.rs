@@ -145,3 +145,85 @@ fn paths_deeper_than_path_max_are_walked() {
     let leaf = seen.iter().find(|(p, _)| p.ends_with(b"/leaf")).expect("leaf found");
     assert!(leaf.0.len() > 4096);
 }
+
+/// Records pre- and post-order events with a global sequence number.
+struct Events<'a> {
+    seq: &'a std::sync::atomic::AtomicUsize,
+    pre: Vec<(usize, Vec<u8>)>,
+    post: Vec<(usize, Vec<u8>)>,
+}
+
+impl Visitor for Events<'_> {
+    fn visit(&mut self, e: &Entry<'_>) -> WalkState {
+        let n = self.seq.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.pre.push((n, e.path().to_vec()));
+        WalkState::Continue
+    }
+    fn error(&mut self, _: WalkError) -> WalkState {
+        WalkState::Continue
+    }
+    fn visit_dir_end(&mut self, e: &Entry<'_>) -> WalkState {
+        let n = self.seq.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.post.push((n, e.path().to_vec()));
+        WalkState::Continue
+    }
+}
+
+#[test]
+fn post_order_visits_each_directory_after_its_contents() {
+    let tmp = tempfile::tempdir().unwrap();
+    make_tree(tmp.path());
+    for (sorted, threads, max_depth) in [(false, 2, None), (false, 4, Some(2)), (true, 1, None)] {
+        let seq = std::sync::atomic::AtomicUsize::new(0);
+        let mut w = WalkBuilder::new();
+        w.add_root_displayed(tmp.path().as_os_str().as_bytes(), b"r")
+            .post_order(true)
+            .sorted(sorted)
+            .threads(threads)
+            .max_depth(max_depth);
+        let vs = w.run(|_| Events { seq: &seq, pre: vec![], post: vec![] });
+        let pre: Vec<_> = vs.iter().flat_map(|v| v.pre.clone()).collect();
+        let post: Vec<_> = vs.iter().flat_map(|v| v.post.clone()).collect();
+        let dirs: BTreeSet<Vec<u8>> = {
+            let mut d = BTreeSet::new();
+            std_walk_dirs(tmp.path(), "r", max_depth, 0, &mut d);
+            d
+        };
+        let posted: BTreeSet<Vec<u8>> = post.iter().map(|(_, p)| p.clone()).collect();
+        assert_eq!(posted.len(), post.len(), "a directory was post-visited twice");
+        assert_eq!(posted, dirs);
+        for (s, d) in &post {
+            let mut prefix = d.clone();
+            prefix.push(b'/');
+            for (t, p) in &pre {
+                if p.starts_with(&prefix) {
+                    assert!(
+                        t < s,
+                        "{} visited after its directory ended",
+                        String::from_utf8_lossy(p)
+                    );
+                }
+            }
+        }
+    }
+}
+
+fn std_walk_dirs(
+    root: &Path,
+    prefix: &str,
+    max: Option<usize>,
+    depth: usize,
+    out: &mut BTreeSet<Vec<u8>>,
+) {
+    out.insert(prefix.as_bytes().to_vec());
+    if max.is_some_and(|m| depth >= m) {
+        return;
+    }
+    for e in fs::read_dir(root).unwrap() {
+        let e = e.unwrap();
+        if e.file_type().unwrap().is_dir() {
+            let p = format!("{prefix}/{}", e.file_name().to_string_lossy());
+            std_walk_dirs(&e.path(), &p, max, depth + 1, out);
+        }
+    }
+}
