@@ -580,7 +580,7 @@ impl<'w> DirReader<'w> {
         &mut self,
         task: DirTask,
         v: &mut V,
-    ) -> Result<OpenDir, DirTask> {
+    ) -> Result<OpenDir, Box<DirTask>> {
         let c = self.config;
         let fd = match &task.parent {
             None => cvt(unsafe {
@@ -606,7 +606,7 @@ impl<'w> DirReader<'w> {
             Ok(fd) => unsafe { OwnedFd::from_raw_fd(fd) },
             Err(e) => {
                 v.error(WalkError { path: task.path.clone(), kind: WalkErrorKind::Io(e) });
-                return Err(task);
+                return Err(Box::new(task));
             }
         };
         let parent = task.parent.as_deref();
@@ -617,14 +617,14 @@ impl<'w> DirReader<'w> {
                 Ok(st) => st,
                 Err(e) => {
                     v.error(WalkError { path: task.path.clone(), kind: WalkErrorKind::Io(e) });
-                    return Err(task);
+                    return Err(Box::new(task));
                 }
             };
             let (dev, ino) = (st.st_dev, st.st_ino);
             if c.same_file_system {
                 match root_dev {
                     None => root_dev = Some(dev),
-                    Some(d) if d != dev => return Err(task),
+                    Some(d) if d != dev => return Err(Box::new(task)),
                     Some(_) => {}
                 }
             }
@@ -632,7 +632,7 @@ impl<'w> DirReader<'w> {
                 let up = parent.and_then(|p| p.ancestors.clone());
                 if up.as_ref().is_some_and(|a| a.contains(dev, ino)) {
                     v.error(WalkError { path: task.path.clone(), kind: WalkErrorKind::Loop });
-                    return Err(task);
+                    return Err(Box::new(task));
                 }
                 ancestors = Some(Arc::new(Ancestor { dev, ino, parent: up }));
             }
