@@ -11,6 +11,9 @@
 //! trawl-matcher        Rust regex | PCRE2 (JIT) | Aho-Corasick, with grep's line semantics
 //! trawl-printer        Sink → grep format / JSON / color into a per-thread buffer
 //! output.rs            whole files' output → stdout under a lock, in large writes
+//!
+//! trawl find: find.rs   parse (trawl-select) → the same walk → Evaluator per thread
+//!                       (tests read metadata lazily; actions print or spawn argv)
 //! ```
 //!
 //! Exit status as GNU grep: 0 a line was selected, 1 none, 2 an error
@@ -18,6 +21,7 @@
 
 mod args;
 mod config;
+mod find;
 mod grep;
 mod output;
 
@@ -30,7 +34,12 @@ use trawl_printer::{OutputMode, Stats};
 
 fn main() -> ExitCode {
     let start = Instant::now();
-    let argv = args::preprocess(std::env::args_os().collect());
+    let mut argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if argv.get(1).is_some_and(|a| a == "find") {
+        raise_open_file_limit();
+        return find::main(argv.split_off(2));
+    }
+    let argv = args::preprocess(argv);
     let matches = match args::command().try_get_matches_from(argv) {
         Ok(m) => m,
         Err(e) => {

@@ -1,0 +1,171 @@
+//! The find expression tree.
+
+use std::fs::File;
+use std::sync::{Arc, Mutex};
+
+use trawl_matcher::AnyMatcher;
+
+use crate::glob::Glob;
+use crate::printf::Format;
+
+/// A node of a find expression.
+#[derive(Debug)]
+pub enum Expr {
+    /// `A -a B`: B only if A is true.
+    And(Box<Expr>, Box<Expr>),
+    /// `A -o B`: B only if A is false.
+    Or(Box<Expr>, Box<Expr>),
+    /// `! A`.
+    Not(Box<Expr>),
+    /// `A , B`: both, the value of B.
+    Comma(Box<Expr>, Box<Expr>),
+    /// A test: no side effect.
+    Test(Test),
+    /// An action: a side effect, and a truth value.
+    Action(Action),
+}
+
+/// How a number compares: `+N`, `-N` or `N`.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Cmp {
+    /// `-N`: less than N.
+    Less,
+    /// `N`: exactly N.
+    Equal,
+    /// `+N`: more than N.
+    Greater,
+}
+
+impl Cmp {
+    /// Compares `value` with `n`.
+    pub fn holds(self, value: i128, n: i128) -> bool {
+        match self {
+            Cmp::Less => value < n,
+            Cmp::Equal => value == n,
+            Cmp::Greater => value > n,
+        }
+    }
+}
+
+/// Which timestamp a time test reads.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum TimeField {
+    /// Last access.
+    Access,
+    /// Last status change.
+    Change,
+    /// Last modification.
+    Modify,
+}
+
+/// How `-perm` compares.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum PermMatch {
+    /// `-perm MODE`: exactly these bits.
+    Exact,
+    /// `-perm -MODE`: at least all these bits.
+    All,
+    /// `-perm /MODE`: any of these bits (or none given).
+    Any,
+}
+
+/// A test.
+#[derive(Debug)]
+pub enum Test {
+    /// `-true` / `-false`.
+    Const(bool),
+    /// `-name`, `-iname`: the base name.
+    Name(Glob),
+    /// `-path`, `-ipath`, `-wholename`: the whole path.
+    Path(Glob),
+    /// `-regex`, `-iregex`: the whole path, anchored at both ends.
+    Regex(Box<regex_automata::meta::Regex>),
+    /// `-type`: a set of type letters, as a bit mask.
+    Type(u16),
+    /// `-xtype`: like `-type` on the other side of a symlink.
+    XType(u16),
+    /// `-size N[cwbkMG]`: size rounded up to units.
+    Size(Cmp, u64, u64),
+    /// `-empty`.
+    Empty,
+    /// `-newer`, `-anewer`, `-cnewer`: a timestamp later than the reference's
+    /// modification time.
+    Newer(TimeField, (i64, i64)),
+    /// `-mtime`, `-mmin`...: whole units (days or minutes) ago.
+    Age(TimeField, Cmp, i64, i64),
+    /// `-perm`.
+    Perm(PermMatch, u32),
+    /// `-user`, `-uid`.
+    Uid(Cmp, u64),
+    /// `-group`, `-gid`.
+    Gid(Cmp, u64),
+    /// `-nouser`.
+    NoUser,
+    /// `-nogroup`.
+    NoGroup,
+    /// `-links N`.
+    Links(Cmp, u64),
+    /// `-inum N`.
+    Inum(Cmp, u64),
+    /// `-samefile FILE`: the same device and inode.
+    SameFile(u64, u64),
+    /// `-readable`, `-writable`, `-executable`: access(2) with this mode.
+    Access(i32),
+    /// `-text`: a regular file whose first block has no NUL byte.
+    Text,
+    /// `-binary`: a regular file whose first block has a NUL byte.
+    Binary,
+    /// `-contains PATTERN`: a line of the file matches.
+    Contains(Arc<AnyMatcher>),
+}
+
+/// An action.
+#[derive(Debug)]
+pub enum Action {
+    /// `-print` (newline) or `-print0` (NUL).
+    Print(u8),
+    /// `-printf FORMAT`.
+    Printf(Format),
+    /// `-fprint FILE`, `-fprint0 FILE`, `-fprintf FILE FORMAT`: to a file.
+    FPrint(Arc<Mutex<File>>, FileFormat),
+    /// `-ls` (or `-fls FILE`).
+    Ls(Option<Arc<Mutex<File>>>),
+    /// `-prune`: do not descend (without -depth).
+    Prune,
+    /// `-quit`: stop the walk.
+    Quit,
+    /// `-delete`.
+    Delete,
+    /// `-exec`, `-execdir` (index into [`crate::FindCommand::execs`]).
+    Exec(usize),
+}
+
+/// What `-fprint*` writes.
+#[derive(Debug)]
+pub enum FileFormat {
+    /// The path and this terminator.
+    Path(u8),
+    /// A `-printf` format.
+    Printf(Format),
+}
+
+/// A command of `-exec` or `-execdir`.
+#[derive(Debug)]
+pub struct ExecSpec {
+    /// The command and its arguments; `{}` is replaced by the path.
+    pub argv: Vec<Vec<u8>>,
+    /// `+`: many paths per command (the `{}` is the last argument).
+    pub batch: bool,
+    /// `-execdir`: run in the file's directory, with `./NAME`.
+    pub in_dir: bool,
+    /// For `-exec ... +`: the batch all threads fill, and the children running.
+    pub(crate) shared: std::sync::Mutex<SharedBatch>,
+}
+
+/// The state of an `-exec ... {} +` shared by all threads.
+#[derive(Debug, Default)]
+pub(crate) struct SharedBatch {
+    pub(crate) paths: Vec<Vec<u8>>,
+    pub(crate) bytes: usize,
+    pub(crate) running: std::collections::VecDeque<std::process::Child>,
+}

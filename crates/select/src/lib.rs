@@ -1,0 +1,24 @@
+//! Selecting entries: GNU find's expression language, on trawl's walker.
+//!
+//! [`parse`] turns `find [-H|-L|-P] [PATH...] [EXPRESSION]` into a
+//! [`FindCommand`]; an [`Evaluator`] per walking thread evaluates its
+//! expression on each [`trawl_walk::Entry`], reading metadata only when a
+//! test needs it (`-name`, `-path`, `-type` run on the directory entry alone),
+//! and performs the actions: printing, `-printf`, `-ls`, `-delete`, and
+//! `-exec`/`-execdir` with children spawned from argv (never a shell).
+//! trawl adds content tests: `-text`/`-binary` (a NUL in the first block) and
+//! `-contains PATTERN` (a line matches, with the grep matcher).
+#![deny(missing_docs)]
+
+mod eval;
+pub mod expr;
+pub mod glob;
+mod mode;
+mod parse;
+pub mod printf;
+mod regex_type;
+mod timefmt;
+mod users;
+
+pub use crate::eval::{finish_execs, Evaluator, Outcome, Output};
+pub use crate::parse::{parse, FindCommand, Follow, RegexType};
