@@ -608,14 +608,34 @@ impl<'a> Evaluator<'a> {
         }
         out.extend_from_slice(&timefmt::ls_date(st.st_mtime, self.cmd.now.0));
         out.push(b' ');
-        out.extend_from_slice(e.path());
+        ls_quote(out, e.path());
         if kind == libc::S_IFLNK {
             if let Ok(t) = e.read_link() {
                 out.extend_from_slice(b" -> ");
-                out.extend_from_slice(&t);
+                ls_quote(out, &t);
             }
         }
         out.push(b'\n');
+    }
+}
+
+/// Names in `-ls` output are escaped as GNU find does: C escapes for
+/// whitespace and controls, a backslash before space, `"` and `\`, octal for
+/// bytes that are not printable ASCII.
+fn ls_quote(out: &mut Vec<u8>, name: &[u8]) {
+    for &b in name {
+        match b {
+            b' ' | b'"' | b'\\' => out.extend_from_slice(&[b'\\', b]),
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            b'\r' => out.extend_from_slice(b"\\r"),
+            7 => out.extend_from_slice(b"\\a"),
+            8 => out.extend_from_slice(b"\\b"),
+            11 => out.extend_from_slice(b"\\v"),
+            12 => out.extend_from_slice(b"\\f"),
+            0x21..=0x7e => out.push(b),
+            _ => out.extend_from_slice(format!("\\{b:03o}").as_bytes()),
+        }
     }
 }
 

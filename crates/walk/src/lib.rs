@@ -748,6 +748,16 @@ impl<'w> DirReader<'w> {
         v: &mut V,
     ) -> (WalkState, Option<DirTask>) {
         join_path(&mut self.path, &dir.path, child.name.to_bytes());
+        if child.followed && child.file_type.is_dir() {
+            // A link back to an ancestor: report the loop instead of the entry
+            // (as GNU find -L does; grep -R only warns).
+            if let (Some(st), Some(up)) = (&child.stat, &dir.ancestors) {
+                if up.contains(st.st_dev, st.st_ino) {
+                    let err = WalkError { path: self.path.clone(), kind: WalkErrorKind::Loop };
+                    return (v.error(err), None);
+                }
+            }
+        }
         let entry = Entry {
             parent: Some(dir.fd.as_fd()),
             name: &child.name,
