@@ -9,7 +9,7 @@ use trawl_matcher::AnyMatcher;
 use trawl_search::{LineInfo, Searcher, SearcherConfig, Sink};
 use trawl_walk::{Entry, FileType};
 
-use crate::expr::{Action, Expr, FileFormat, PermMatch, Test, TimeField};
+use crate::expr::{Action, Cmp, Expr, FileFormat, PermMatch, Test, TimeField};
 use crate::parse::{type_bit, FindCommand, Follow};
 use crate::printf::{pad, Directive, Format, Piece};
 use crate::users::Names;
@@ -52,6 +52,8 @@ pub struct Evaluator<'a> {
     /// Writing to standard output failed (a closed pipe): stop quietly.
     pub output_closed: bool,
     outcome: Outcome,
+    /// The entry's metadata could not be read: drop it (GNU find).
+    abort: bool,
 }
 
 #[derive(Default)]
@@ -91,6 +93,7 @@ impl<'a> Evaluator<'a> {
             failed: false,
             output_closed: false,
             outcome: Outcome::default(),
+            abort: false,
         }
     }
 
@@ -102,10 +105,14 @@ impl<'a> Evaluator<'a> {
     /// Evaluates the expression for one entry.
     pub fn eval(&mut self, e: &Entry<'_>) -> Outcome {
         self.outcome = Outcome::default();
+        self.abort = false;
         let start = self.buf.len();
         let mut item = Item::new(e);
         let cmd = self.cmd;
         self.expr(&cmd.expr, &mut item);
+        if self.abort {
+            self.buf.truncate(start);
+        }
         if !cmd.execs.is_empty() && self.buf.len() > PIPE_BUF {
             // Keep each write atomic and whole-record.
             let tail = self.buf.split_off(start);
@@ -145,7 +152,7 @@ impl<'a> Evaluator<'a> {
     }
 
     fn expr(&mut self, x: &Expr, it: &mut Item<'_, '_>) -> bool {
-        if self.outcome.quit {
+        if self.outcome.quit || self.abort {
             return false;
         }
         match x {
@@ -176,6 +183,7 @@ impl<'a> Evaluator<'a> {
             if let Err(errno) = r {
                 let e = io::Error::from_raw_os_error(errno);
                 self.report(format!("'{}': {}", show(it.e.path()), trawl_walk::io_message(&e)));
+                self.abort = true;
             }
             it.stat = Some(r);
         }
@@ -207,11 +215,29 @@ impl<'a> Evaluator<'a> {
                 self.stat(it).is_some_and(|st| time_of(&st, *field) > (*rs, *rn))
             }
             Test::Age(field, cmp, n, unit) => self.stat(it).is_some_and(|st| {
+                // As GNU find: ages count from the start time;
+                // -mtime N is [N, N+1) days ago, -N less than N days and a
+                // second, +N more than N+1 days; -mmin N is [N-1, N) minutes
+                // ago, -N less than N minutes, +N more than N.
                 let (s, ns) = time_of(&st, *field);
                 let (now_s, now_ns) = self.cmd.now;
-                let diff = (now_s as i128 - s as i128) * 1_000_000_000 + (now_ns - ns) as i128;
-                let units = diff.div_euclid(*unit as i128 * 1_000_000_000);
-                cmp.holds(units, *n as i128)
+                let age = (now_s as i128 - s as i128) * 1_000_000_000 + (now_ns - ns) as i128;
+                let unit = *unit as i128 * 1_000_000_000;
+                let n = *n as i128;
+                let second = 1_000_000_000;
+                if unit == 60 * second {
+                    match cmp {
+                        Cmp::Less => age < n * unit,
+                        Cmp::Greater => age > n * unit,
+                        Cmp::Equal => age >= (n - 1) * unit && age < n * unit,
+                    }
+                } else {
+                    match cmp {
+                        Cmp::Less => age < n * unit + second,
+                        Cmp::Greater => age > (n + 1) * unit,
+                        Cmp::Equal => age >= n * unit && age < (n + 1) * unit,
+                    }
+                }
             }),
             Test::Perm(kind, m) => self.stat(it).is_some_and(|st| {
                 let mode = st.st_mode & 0o7777;
@@ -253,9 +279,14 @@ impl<'a> Evaluator<'a> {
             // The entry's type is the target's: look at the link itself.
             e.fetch_stat(false).map(|st| FileType::from_mode(st.st_mode)).unwrap_or(e.file_type())
         } else if e.file_type().is_symlink() {
-            e.fetch_stat(true)
-                .map(|st| FileType::from_mode(st.st_mode))
-                .unwrap_or(FileType::Symlink)
+            match e.fetch_stat(true) {
+                Ok(st) => FileType::from_mode(st.st_mode),
+                Err(err) if err.raw_os_error() == Some(libc::ELOOP) => {
+                    self.report(format!("'{}': {}", show(e.path()), trawl_walk::io_message(&err)));
+                    FileType::Unknown
+                }
+                Err(_) => FileType::Symlink,
+            }
         } else {
             e.file_type()
         }
@@ -418,10 +449,19 @@ impl<'a> Evaluator<'a> {
             if dir_changed || (!st.batch.is_empty() && st.batch_bytes + cost > self.arg_budget) {
                 self.launch(i);
             }
+            // A directory reached through a descriptor cannot wait: the
+            // descriptor may be closed, or reused, by the time the batch runs.
+            let through_fd = dir.as_ref().is_some_and(|d| d.starts_with(b"/proc/"));
             let st = &mut self.execs[i];
             st.batch_dir = dir;
             st.batch_bytes += cost;
             st.batch.push(arg);
+            if through_fd {
+                self.launch(i);
+                if let Some((child, name)) = self.execs[i].running.take() {
+                    self.wait(child, &name);
+                }
+            }
             return true;
         }
         let argv: Vec<Vec<u8>> = spec.argv.iter().map(|a| replace_braces(a, &arg)).collect();
@@ -498,7 +538,7 @@ impl<'a> Evaluator<'a> {
         let text = |out: &mut Vec<u8>, s: &[u8]| pad(out, d, s, false);
         match d.conv {
             b'p' => text(out, e.path()),
-            b'f' => text(out, base_name(e)),
+            b'f' => text(out, last_component(e)),
             b'h' => text(out, dir_name(e.path())),
             b'P' => text(out, relative_to_root(e)),
             b'H' => text(out, root_of(e)),
@@ -517,7 +557,8 @@ impl<'a> Evaluator<'a> {
                 text(out, &[t]);
             }
             b'l' => {
-                let target = if e.file_type().is_symlink() || self.cmd.follow != Follow::Never {
+                // Links that were followed print nothing, as in GNU find.
+                let target = if e.file_type().is_symlink() {
                     e.read_link().unwrap_or_default()
                 } else {
                     Vec::new()
@@ -711,11 +752,33 @@ fn relative_to_root<'e>(e: &'e Entry<'_>) -> &'e [u8] {
     rest.strip_prefix(b"/").unwrap_or(rest)
 }
 
-/// `-execdir`: the directory to run in and the `./NAME` argument.
+/// `%f` and `-execdir`: a root's last component keeps its trailing slashes.
+fn last_component<'e>(e: &'e Entry<'_>) -> &'e [u8] {
+    if !e.is_root() {
+        return e.file_name();
+    }
+    let p = e.path();
+    let end = match p.iter().rposition(|&b| b != b'/') {
+        Some(i) => i + 1,
+        None => return p,
+    };
+    let start = memchr::memrchr(b'/', &p[..end]).map_or(0, |i| i + 1);
+    &p[start..]
+}
+
+/// `-execdir`: the directory to run in and the `./NAME` argument. A
+/// directory path too long for chdir(2) is reached through the open
+/// directory's descriptor instead.
 fn split_for_execdir(e: &Entry<'_>) -> (Option<Vec<u8>>, Vec<u8>) {
-    let dir = dir_name(e.path()).to_vec();
+    let mut dir = dir_name(e.path()).to_vec();
+    if dir.len() >= libc::PATH_MAX as usize {
+        if let Some(fd) = e.parent_fd() {
+            use std::os::fd::AsRawFd;
+            dir = format!("/proc/{}/fd/{}", std::process::id(), fd.as_raw_fd()).into_bytes();
+        }
+    }
     let mut arg = b"./".to_vec();
-    arg.extend_from_slice(base_name(e));
+    arg.extend_from_slice(last_component(e));
     (Some(dir), arg)
 }
 

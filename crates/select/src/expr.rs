@@ -79,7 +79,7 @@ pub enum Test {
     /// `-path`, `-ipath`, `-wholename`: the whole path.
     Path(Glob),
     /// `-regex`, `-iregex`: the whole path, anchored at both ends.
-    Regex(Box<regex_automata::meta::Regex>),
+    Regex(Box<crate::regex_type::PathRegex>),
     /// `-type`: a set of type letters, as a bit mask.
     Type(u16),
     /// `-xtype`: like `-type` on the other side of a symlink.

@@ -130,6 +130,10 @@ pub fn parse(args: &[Vec<u8>]) -> Result<FindCommand, String> {
         cmd: &mut cmd,
         has_action: false,
         regex_type: RegexType::Emacs,
+        files: Vec::new(),
+        saw_prune: false,
+        saw_delete: false,
+        saw_depth: false,
     };
     let expr = if p.toks.is_empty() {
         None
@@ -145,6 +149,9 @@ pub fn parse(args: &[Vec<u8>]) -> Result<FindCommand, String> {
         }
         Some(e)
     };
+    if p.saw_delete && p.saw_prune && !p.saw_depth {
+        return Err("The -delete action automatically turns on -depth, but -prune does nothing when -depth is in effect.  If you want to carry on anyway, just explicitly use the -depth option.".into());
+    }
     let has_action = p.has_action;
     let print = Expr::Action(Action::Print(b'\n'));
     cmd.expr = match (expr, has_action) {
@@ -213,6 +220,12 @@ struct Parser<'a> {
     cmd: &'a mut FindCommand,
     has_action: bool,
     regex_type: RegexType,
+    /// Output files of `-fprint` & co., by name.
+    files: Vec<(Vec<u8>, Arc<Mutex<File>>)>,
+    /// `-prune` and `-delete` seen, and `-depth` given explicitly.
+    saw_prune: bool,
+    saw_delete: bool,
+    saw_depth: bool,
 }
 
 impl Parser<'_> {
@@ -333,6 +346,7 @@ impl Parser<'_> {
             }
             b"-depth" | b"-d" => {
                 self.cmd.depth_first = true;
+                self.saw_depth = true;
                 yes
             }
             b"-xdev" | b"-mount" => {
@@ -475,7 +489,7 @@ impl Parser<'_> {
             b"-nogroup" => test(Test::NoGroup),
             b"-samefile" => {
                 let a = self.arg(t)?;
-                let st = stat_path(&a, self.cmd.follow == Follow::Always)?;
+                let st = stat_path(&a, self.cmd.follow != Follow::Never)?;
                 test(Test::SameFile(st.st_dev, st.st_ino))
             }
             b"-readable" => test(Test::Access(libc::R_OK)),
@@ -501,9 +515,18 @@ impl Parser<'_> {
             }
             b"-fprint" | b"-fprint0" | b"-fprintf" | b"-fls" => {
                 let path = self.arg(t)?;
-                let file = File::create(OsStr::from_bytes(&path))
-                    .map_err(|e| format!("'{}': {}", show(&path), trawl_walk::io_message(&e)))?;
-                let file = Arc::new(Mutex::new(file));
+                // The same file named twice is one stream (GNU find).
+                let file = match self.files.iter().find(|(p, _)| *p == path) {
+                    Some((_, f)) => f.clone(),
+                    None => {
+                        let file = File::create(OsStr::from_bytes(&path)).map_err(|e| {
+                            format!("'{}': {}", show(&path), trawl_walk::io_message(&e))
+                        })?;
+                        let file = Arc::new(Mutex::new(file));
+                        self.files.push((path.clone(), file.clone()));
+                        file
+                    }
+                };
                 match t {
                     b"-fls" => self.action(Action::Ls(Some(file))),
                     b"-fprintf" => {
@@ -518,10 +541,14 @@ impl Parser<'_> {
                 }
             }
             b"-ls" => self.action(Action::Ls(None)),
-            b"-prune" => Ok(Expr::Action(Action::Prune)),
+            b"-prune" => {
+                self.saw_prune = true;
+                Ok(Expr::Action(Action::Prune))
+            }
             b"-quit" => Ok(Expr::Action(Action::Quit)),
             b"-delete" => {
                 self.cmd.depth_first = true;
+                self.saw_delete = true;
                 self.action(Action::Delete)
             }
             b"-exec" | b"-execdir" | b"-ok" | b"-okdir" => {

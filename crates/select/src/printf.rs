@@ -77,7 +77,8 @@ impl Format {
                         }
                     }
                 }
-                b'%' if i + 1 < f.len() => {
+                b'%' if i + 1 == f.len() => return Err("error: % at end of format string".into()),
+                b'%' => {
                     i += 1;
                     if f[i] == b'%' {
                         lit.push(b'%');

@@ -1,30 +1,102 @@
 //! `-regex` dialects, translated to the Perl dialect and matched against the
-//! whole path.
+//! whole path: the Rust engine, or PCRE2 when the pattern needs it
+//! (back-references).
 
-use regex_automata::meta::Regex;
+use regex_automata::meta;
 use regex_automata::util::syntax;
 
 use crate::parse::RegexType;
 
-/// Compiles a `-regex` pattern of the given type, anchored at both ends.
-pub fn compile(pattern: &[u8], kind: RegexType, ignore_case: bool) -> Result<Regex, String> {
-    let text = String::from_utf8_lossy(pattern);
-    let perl = match kind {
-        RegexType::Emacs => emacs_to_perl(&text),
-        RegexType::Extended => ere_to_perl(&text),
-        RegexType::Basic => trawl_matcher::bre_to_perl(&text),
-    };
-    let anchored = format!(r"\A(?:{perl})\z");
-    Regex::builder()
-        .syntax(syntax::Config::new().unicode(false).utf8(false).case_insensitive(ignore_case))
-        .build(&anchored)
-        .map_err(|e| format!("invalid regular expression '{text}': {e}"))
+/// A compiled `-regex`.
+#[derive(Debug)]
+pub enum PathRegex {
+    /// The Rust engine.
+    Rust(meta::Regex),
+    /// PCRE2, for back-references.
+    Pcre(pcre2::bytes::Regex),
 }
 
-/// Emacs syntax (GNU find's default): `\( \) \| \{ \}` are operators and
-/// their bare forms literals; `* + ?` are operators; `^`/`$` anchor only at
-/// the ends of an expression; backslashes in brackets are literal.
-fn emacs_to_perl(re: &str) -> String {
+impl PathRegex {
+    /// Whether the whole path matches.
+    pub fn is_match(&self, path: &[u8]) -> bool {
+        match self {
+            PathRegex::Rust(r) => r.is_match(path),
+            PathRegex::Pcre(r) => r.is_match(path).unwrap_or(false),
+        }
+    }
+}
+
+/// Which engine a translation is for: they spell word edges differently.
+#[derive(Clone, Copy, PartialEq)]
+enum Flavor {
+    Rust,
+    Pcre,
+}
+
+/// Compiles a `-regex` pattern of the given type, anchored at both ends.
+/// In the emacs dialect `.` does not match a newline; in the POSIX ones it does.
+pub fn compile(pattern: &[u8], kind: RegexType, ignore_case: bool) -> Result<PathRegex, String> {
+    let text = String::from_utf8_lossy(pattern);
+    let dot_nl = kind != RegexType::Emacs;
+    let translate = |f: Flavor| match kind {
+        RegexType::Emacs => emacs_to_perl(&text, f),
+        RegexType::Extended => ere_to_perl(&text, f),
+        RegexType::Basic => {
+            let p = trawl_matcher::bre_to_perl(&text);
+            match f {
+                Flavor::Pcre => p,
+                // bre_to_perl spells word edges for PCRE.
+                Flavor::Rust => {
+                    p.replace(r"\b(?=\w)", r"\b{start}").replace(r"\b(?<=\w)", r"\b{end}")
+                }
+            }
+        }
+    };
+    let rust = format!(r"\A(?:{})\z", translate(Flavor::Rust));
+    let built = meta::Regex::builder()
+        .syntax(
+            syntax::Config::new()
+                .unicode(false)
+                .utf8(false)
+                .case_insensitive(ignore_case)
+                .dot_matches_new_line(dot_nl),
+        )
+        .build(&rust);
+    match built {
+        Ok(r) => Ok(PathRegex::Rust(r)),
+        Err(rust_err) => {
+            let pcre = format!(r"\A(?:{})\z", translate(Flavor::Pcre));
+            pcre2::bytes::RegexBuilder::new()
+                .utf(false)
+                .caseless(ignore_case)
+                .dotall(dot_nl)
+                .jit_if_available(true)
+                .build(&pcre)
+                .map(PathRegex::Pcre)
+                .map_err(|_| format!("invalid regular expression '{text}': {rust_err}"))
+        }
+    }
+}
+
+fn word_start(f: Flavor) -> &'static str {
+    match f {
+        Flavor::Rust => r"\b{start}",
+        Flavor::Pcre => r"\b(?=\w)",
+    }
+}
+
+fn word_end(f: Flavor) -> &'static str {
+    match f {
+        Flavor::Rust => r"\b{end}",
+        Flavor::Pcre => r"\b(?<=\w)",
+    }
+}
+
+/// Emacs syntax (GNU find's default): `\( \) \|` are operators and their bare
+/// forms literals; `* + ?` are operators; braces are literal (no intervals);
+/// `^`/`$` anchor only at the ends of an expression; brackets have no
+/// character classes and take backslashes literally.
+fn emacs_to_perl(re: &str, f: Flavor) -> String {
     let chars: Vec<char> = re.chars().collect();
     let mut out = String::new();
     let mut i = 0;
@@ -42,9 +114,9 @@ fn emacs_to_perl(re: &str) -> String {
                         out.push(n);
                         at_start = true;
                     }
-                    ')' | '{' | '}' => out.push(n),
-                    '<' => out.push_str(r"\b(?=\w)"),
-                    '>' => out.push_str(r"\b(?<=\w)"),
+                    ')' => out.push(')'),
+                    '<' => out.push_str(word_start(f)),
+                    '>' => out.push_str(word_end(f)),
                     '`' => out.push_str(r"\A"),
                     '\'' => out.push_str(r"\z"),
                     '1'..='9' | 'w' | 'W' | 'b' | 'B' => {
@@ -56,7 +128,7 @@ fn emacs_to_perl(re: &str) -> String {
                 continue;
             }
             '[' => {
-                i = copy_bracket(&chars, i, &mut out);
+                i = copy_bracket(&chars, i, &mut out, false);
                 continue;
             }
             '*' | '+' | '?' if was_start => push_literal(&mut out, c),
@@ -83,16 +155,22 @@ fn emacs_to_perl(re: &str) -> String {
 
 /// POSIX extended syntax: the Perl dialect but for literal backslashes in
 /// brackets.
-fn ere_to_perl(re: &str) -> String {
+fn ere_to_perl(re: &str, f: Flavor) -> String {
     let chars: Vec<char> = re.chars().collect();
     let mut out = String::new();
     let mut i = 0;
     while i < chars.len() {
         match chars[i] {
-            '[' => i = copy_bracket(&chars, i, &mut out),
+            '[' => i = copy_bracket(&chars, i, &mut out, true),
             '\\' if i + 1 < chars.len() => {
-                out.push('\\');
-                out.push(chars[i + 1]);
+                match chars[i + 1] {
+                    '<' => out.push_str(word_start(f)),
+                    '>' => out.push_str(word_end(f)),
+                    c => {
+                        out.push('\\');
+                        out.push(c);
+                    }
+                }
                 i += 2;
             }
             c => {
@@ -113,8 +191,9 @@ fn push_literal(out: &mut String, c: char) {
     }
 }
 
-/// Copies a POSIX bracket expression, escaping what Perl reads differently.
-fn copy_bracket(chars: &[char], start: usize, out: &mut String) -> usize {
+/// Copies a bracket expression, escaping what Perl reads differently;
+/// `classes` keeps `[:alpha:]` and kin (POSIX), else `[` is a member.
+fn copy_bracket(chars: &[char], start: usize, out: &mut String, classes: bool) -> usize {
     let mut i = start + 1;
     out.push('[');
     if chars.get(i) == Some(&'^') {
@@ -131,7 +210,7 @@ fn copy_bracket(chars: &[char], start: usize, out: &mut String) -> usize {
             out.push(']');
             return i + 1;
         }
-        if c == '[' && matches!(chars.get(i + 1), Some(':' | '=' | '.')) {
+        if classes && c == '[' && matches!(chars.get(i + 1), Some(':' | '=' | '.')) {
             let kind = chars[i + 1];
             let mut j = i + 2;
             while j + 1 < chars.len() && !(chars[j] == kind && chars[j + 1] == ']') {
@@ -141,7 +220,7 @@ fn copy_bracket(chars: &[char], start: usize, out: &mut String) -> usize {
             i = j + 2;
             continue;
         }
-        if c == '\\' || c == '[' {
+        if matches!(c, '\\' | '[' | '&' | '~') || (c == '-' && chars.get(i + 1) == Some(&'-')) {
             out.push('\\');
         }
         out.push(c);
@@ -165,11 +244,21 @@ mod tests {
         assert!(m(r".*(x).*", RegexType::Emacs, "./(x)"));
         assert!(m(r".*a+", RegexType::Emacs, "./aaa"));
         assert!(!m(r"foo", RegexType::Emacs, "./foo"), "anchored at both ends");
+        assert!(m(r".*/x\{2\}", RegexType::Emacs, "./x{2}"), "no intervals");
+        assert!(!m(r".*/x\{2\}", RegexType::Emacs, "./xx"));
+        assert!(!m(r".*/[[:alpha:]]+", RegexType::Emacs, "./ab"), "no character classes");
+        assert!(m(r".*\<Word.*", RegexType::Emacs, "./a Word"));
+        assert!(m(r".*/\(a\)\1b", RegexType::Emacs, "./aab"), "back-references via PCRE2");
+        assert!(!m(r".*", RegexType::Emacs, "a\nb"), "dot stops at a newline");
     }
 
     #[test]
-    fn extended_dialect() {
+    fn posix_dialects() {
         assert!(m(r".*/(foo|bar)\.c", RegexType::Extended, "./foo.c"));
         assert!(m(r".*[\]", RegexType::Extended, r"./\"));
+        assert!(m(r".*/[[:alpha:]]+", RegexType::Extended, "./ab"));
+        assert!(m(r".*", RegexType::Extended, "a\nb"));
+        assert!(m(r".*/\(a\)\1b", RegexType::Basic, "./aab"));
+        assert!(m(r".*\<Word.*", RegexType::Basic, "./a Word"));
     }
 }

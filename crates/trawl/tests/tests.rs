@@ -7,15 +7,18 @@
 //! - `patterns`: pattern semantics; `options`: grep's options; `files`:
 //!   binary and big files, names, deep paths, symlinks, FIFOs;
 //!   `trawl_only`: options grep lacks (--json, --stats, --sort, ...).
+//! - `find`: `trawl find` against GNU find, on the trees of `find_fixtures`.
 
 #[macro_use]
 mod macros;
 
+mod find_fixtures;
 mod fixtures;
 mod json;
 mod util;
 
 mod files;
+mod find;
 mod options;
 mod patterns;
 mod trawl_only;

@@ -82,9 +82,13 @@ impl DentBuf {
         DentBuf { buf: vec![0u64; DENT_BUF_SIZE / 8] }
     }
 
-    /// Calls `f(name, d_type)` for every entry of the open directory `fd`
+    /// Calls `f(name, d_type, d_ino)` for every entry of the open directory `fd`
     /// except `.` and `..`.
-    pub(crate) fn read_all(&mut self, fd: RawFd, mut f: impl FnMut(&CStr, u8)) -> io::Result<()> {
+    pub(crate) fn read_all(
+        &mut self,
+        fd: RawFd,
+        mut f: impl FnMut(&CStr, u8, u64),
+    ) -> io::Result<()> {
         loop {
             // SAFETY: the buffer is valid for writes of its whole length.
             let n = unsafe {
@@ -107,6 +111,7 @@ impl DentBuf {
             let mut off = 0;
             while off < n {
                 // linux_dirent64: u64 d_ino, i64 d_off, u16 d_reclen, u8 d_type, name.
+                let ino = u64::from_ne_bytes(bytes[off..off + 8].try_into().expect("8 bytes"));
                 let reclen = u16::from_ne_bytes([bytes[off + 16], bytes[off + 17]]) as usize;
                 let d_type = bytes[off + 18];
                 let name_bytes = &bytes[off + 19..off + reclen];
@@ -117,7 +122,7 @@ impl DentBuf {
                 if nb == b"." || nb == b".." {
                     continue;
                 }
-                f(name, d_type);
+                f(name, d_type, ino);
             }
         }
     }

@@ -94,6 +94,11 @@ impl<'a> Entry<'a> {
         }
     }
 
+    /// The descriptor of the directory holding the entry (None for a root).
+    pub fn parent_fd(&self) -> Option<BorrowedFd<'a>> {
+        self.parent
+    }
+
     /// Reads the metadata now (`lstat` unless `follow`).
     pub fn fetch_stat(&self, follow: bool) -> io::Result<libc::stat> {
         let (dir, name) = self.at();
@@ -511,6 +516,8 @@ pub(crate) struct Child {
     pub(crate) followed: bool,
     /// errno of following a symlink that could not be followed.
     pub(crate) link_error: Option<i32>,
+    /// The inode number from the directory entry.
+    pub(crate) ino: u64,
 }
 
 impl<'w> DirReader<'w> {
@@ -672,7 +679,7 @@ impl<'w> DirReader<'w> {
         let raw = dir.fd.as_raw_fd();
         let mut result = Ok(());
         self.buf
-            .read_all(raw, |name, d_type| {
+            .read_all(raw, |name, d_type, ino| {
                 let mut file_type = FileType::from_d_type(d_type);
                 let mut stat = None;
                 let mut followed = false;
@@ -689,13 +696,17 @@ impl<'w> DirReader<'w> {
                                 // A dangling link: report it with its own type.
                                 if let Ok(st) = fstatat(raw, name, false) {
                                     file_type = FileType::from_mode(st.st_mode);
-                                    if file_type.is_symlink() {
+                                    // A dangling link is an entry of its own; a
+                                    // link loop (ELOOP) is an error, as in grep and find.
+                                    let dangling = e.raw_os_error() == Some(libc::ENOENT);
+                                    if file_type.is_symlink() && dangling {
                                         out.push(Child {
                                             name: name.to_owned(),
                                             file_type,
                                             stat: Some(st),
                                             followed: false,
                                             link_error: e.raw_os_error(),
+                                            ino,
                                         });
                                         return;
                                     }
@@ -717,6 +728,7 @@ impl<'w> DirReader<'w> {
                     stat,
                     followed,
                     link_error: None,
+                    ino,
                 });
             })
             .unwrap_or_else(|e| {
@@ -748,14 +760,17 @@ impl<'w> DirReader<'w> {
         v: &mut V,
     ) -> (WalkState, Option<DirTask>) {
         join_path(&mut self.path, &dir.path, child.name.to_bytes());
-        if child.followed && child.file_type.is_dir() {
-            // A link back to an ancestor: report the loop instead of the entry
-            // (as GNU find -L does; grep -R only warns).
-            if let (Some(st), Some(up)) = (&child.stat, &dir.ancestors) {
-                if up.contains(st.st_dev, st.st_ino) {
-                    let err = WalkError { path: self.path.clone(), kind: WalkErrorKind::Loop };
-                    return (v.error(err), None);
-                }
+        if let (true, Some(up)) = (child.file_type.is_dir(), &dir.ancestors) {
+            // Back to an ancestor: report the loop instead of the entry (as
+            // GNU find -L does; grep -R only warns). A real subdirectory is on
+            // its parent's device, so its d_ino says enough.
+            let (dev, ino) = match &child.stat {
+                Some(st) => (st.st_dev, st.st_ino),
+                None => (up.dev, child.ino),
+            };
+            if up.contains(dev, ino) {
+                let err = WalkError { path: self.path.clone(), kind: WalkErrorKind::Loop };
+                return (v.error(err), None);
             }
         }
         let entry = Entry {
@@ -798,9 +813,23 @@ impl<'w> DirReader<'w> {
         v: &mut V,
     ) -> (WalkState, Option<DirTask>) {
         // Roots follow symlinks (grep -r, find -H and -L), unless told not to (find -P).
-        let follow = self.config.follow_roots;
+        let mut follow = self.config.follow_roots;
         let st = match fstatat(libc::AT_FDCWD, &root.open, follow) {
             Ok(st) => st,
+            // A dangling link named as a root is that link (find -H/-L); opening
+            // it still fails for grep, which reports that.
+            Err(e) if follow && e.raw_os_error() == Some(libc::ENOENT) => {
+                match fstatat(libc::AT_FDCWD, &root.open, false) {
+                    Ok(st) if FileType::from_mode(st.st_mode).is_symlink() => {
+                        follow = false;
+                        st
+                    }
+                    _ => {
+                        let path = root.open.to_bytes().to_vec();
+                        return (v.error(WalkError { path, kind: WalkErrorKind::Io(e) }), None);
+                    }
+                }
+            }
             Err(e) => {
                 let path = root.open.to_bytes().to_vec();
                 return (v.error(WalkError { path, kind: WalkErrorKind::Io(e) }), None);
