@@ -34,12 +34,12 @@ j=$(mktemp)
 echo "| case | lines | trawl (s) | peer (s) | other (s) | trawl/peer |"
 echo "|---|---|---|---|---|---|"
 for tree in linux many; do
-  n=$(same_lines "$trawl find $tree -name grep.c" "fd -u -g grep.c $tree" "find $tree -name grep.c")
-  hyperfine -w 3 -r "$runs" -N --export-json "$j" \
-    "$trawl find $tree -name grep.c" "fd -u -g grep.c $tree" "bfs $tree -name grep.c" >/dev/null 2>&1 || \
-  hyperfine -w 3 -r "$runs" --export-json "$j" \
-    "$trawl find $tree -name grep.c | cat" "fd -u -g grep.c $tree | cat" "bfs $tree -name grep.c | cat" >/dev/null 2>&1
-  row "warm \`-name grep.c\` $tree (peer fd -u, other bfs)" "$n" "$j"
+  for name in grep.c main.c f042.txt; do
+    n=$(same_lines "$trawl find $tree -name $name" "fd -u -g $name $tree" "find $tree -name $name")
+    hyperfine -w 3 -r "$runs" --export-json "$j" \
+      "$trawl find $tree -name $name | cat" "fd -u -g $name $tree | cat" "bfs $tree -name $name | cat" >/dev/null 2>&1
+    row "warm \`-name $name\` $tree (peer fd -u, other bfs)" "$n" "$j"
+  done
 done
 if [ "$(id -u)" = 0 ]; then
   hyperfine -r 5 --prepare 'sync; echo 3 > /proc/sys/vm/drop_caches' --export-json "$j" \
