@@ -72,6 +72,24 @@ pub trait Matcher: Send + Sync {
     fn min_len(&self) -> usize {
         0
     }
+
+    /// A matcher that decides whether one line matches from pieces fed in
+    /// order, so a line too long to hold need not be held; None when the
+    /// engine cannot do that.
+    fn line_stream(&self) -> Option<Box<dyn LineStream + '_>> {
+        None
+    }
+}
+
+/// Decides whether one line matches, fed in pieces.
+pub trait LineStream {
+    /// Feeds the next bytes of the line (without its terminator). Returns
+    /// `Ok(true)` once a match is certain (the rest need not be fed), `Err`
+    /// if the engine gave up.
+    fn feed(&mut self, bytes: &[u8]) -> Result<bool, Error>;
+
+    /// Ends the line; returns whether it matched.
+    fn finish(&mut self) -> Result<bool, Error>;
 }
 
 /// An error building a matcher or running it.
@@ -290,6 +308,14 @@ impl Matcher for AnyMatcher {
             AnyMatcher::Fixed(m) => m.min_len(),
         }
     }
+
+    fn line_stream(&self) -> Option<Box<dyn LineStream + '_>> {
+        match self {
+            AnyMatcher::Rust(m) => m.line_stream(),
+            AnyMatcher::Pcre(m) => m.line_stream(),
+            AnyMatcher::Fixed(m) => m.line_stream(),
+        }
+    }
 }
 
 /// Whether a pattern contains an uppercase ASCII letter that is not part of
@@ -478,6 +504,34 @@ mod tests {
     fn invalid_utf8_pattern_bytes_match_themselves() {
         let m = MatcherBuilder::new().build(&[b"a\xffb".to_vec()]).unwrap();
         assert_eq!(find_all(&m, b"xa\xffb\n"), vec![(1, 4)]);
+    }
+
+    #[test]
+    fn line_stream_agrees_with_whole_line_search() {
+        for pat in [r"b+c", r"^ab", r"c$", r"\bword\b", r"x{3}", r"[^a]z"] {
+            let m = MatcherBuilder::new().build(&[pat.as_bytes().to_vec()]).unwrap();
+            for line in [&b"abbbc"[..], b"ab", b"zzc", b"a word!", b"xxxx", b"az", b"bz", b""] {
+                let whole = m.find_at(line, 0).unwrap().is_some();
+                // Feed in pieces of every size.
+                for piece in 1..=line.len().max(1) {
+                    let mut s = m.line_stream().expect("the Rust engine streams");
+                    let mut early = false;
+                    for chunk in line.chunks(piece) {
+                        if s.feed(chunk).unwrap() {
+                            early = true;
+                            break;
+                        }
+                    }
+                    let got = early || s.finish().unwrap();
+                    assert_eq!(
+                        got,
+                        whole,
+                        "{pat} on {:?} in pieces of {piece}",
+                        String::from_utf8_lossy(line)
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -2,12 +2,17 @@
 
 use aho_corasick::AhoCorasick;
 use memchr::memmem;
-use regex_automata::meta;
-use regex_automata::Input;
+use std::sync::OnceLock;
+
+use regex_automata::hybrid::dfa::{Cache, DFA};
+use regex_automata::hybrid::LazyStateID;
+use regex_automata::nfa::thompson;
+use regex_automata::util::start;
+use regex_automata::{meta, Anchored, Input};
 use regex_syntax::hir::literal::{ExtractKind, Extractor, Seq};
 use regex_syntax::hir::{self, Class, ClassBytes, ClassBytesRange, Hir, HirKind, Look};
 
-use crate::{Error, ErrorKind, Match, Matcher, Options};
+use crate::{Error, ErrorKind, LineStream, Match, Matcher, Options};
 
 /// A pattern compiled by `regex-automata`, searching bytes.
 ///
@@ -21,6 +26,9 @@ pub struct RustMatcher {
     /// Literals one of which every match contains, when the regex starts
     /// with something the engine cannot skip ahead to (such as `\w+_RESUME`).
     inner: Option<InnerLiterals>,
+    /// The rewritten syntax tree, for the streaming DFA built on first use.
+    hir: Hir,
+    stream_dfa: OnceLock<Option<DFA>>,
 }
 
 /// A required inner literal: candidates are found with it, and the regex
@@ -110,7 +118,7 @@ impl RustMatcher {
             .configure(meta::Config::new().utf8_empty(false))
             .build_from_hir(&hir)
             .map_err(|e| Error::new(ErrorKind::Syntax(e.to_string())))?;
-        Ok(RustMatcher { regex, min_len, inner })
+        Ok(RustMatcher { regex, min_len, inner, hir, stream_dfa: OnceLock::new() })
     }
 }
 
@@ -139,6 +147,62 @@ impl Matcher for RustMatcher {
     fn min_len(&self) -> usize {
         self.min_len
     }
+
+    fn line_stream(&self) -> Option<Box<dyn LineStream + '_>> {
+        let dfa = self
+            .stream_dfa
+            .get_or_init(|| {
+                let nfa = thompson::Compiler::new()
+                    .configure(
+                        thompson::Config::new().which_captures(thompson::WhichCaptures::None),
+                    )
+                    .build_from_hir(&self.hir)
+                    .ok()?;
+                DFA::builder().build_from_nfa(nfa).ok()
+            })
+            .as_ref()?;
+        let mut cache = dfa.create_cache();
+        // A line starts after a newline: `^` and word boundaries see that.
+        let config = start::Config::new().anchored(Anchored::No).look_behind(Some(b'\n'));
+        let sid = dfa.start_state(&mut cache, &config).ok()?;
+        Some(Box::new(DfaLine { dfa, cache, sid }))
+    }
+}
+
+/// A lazy DFA walked byte by byte over one line.
+struct DfaLine<'a> {
+    dfa: &'a DFA,
+    cache: Cache,
+    sid: LazyStateID,
+}
+
+impl LineStream for DfaLine<'_> {
+    fn feed(&mut self, bytes: &[u8]) -> Result<bool, Error> {
+        for &b in bytes {
+            self.sid = self.dfa.next_state(&mut self.cache, self.sid, b).map_err(gave_up)?;
+            if self.sid.is_match() {
+                return Ok(true);
+            }
+            if self.sid.is_dead() {
+                return Ok(false);
+            }
+        }
+        Ok(false)
+    }
+
+    fn finish(&mut self) -> Result<bool, Error> {
+        if self.sid.is_match() {
+            return Ok(true);
+        }
+        // Matches show one byte late: step over the line's newline, which
+        // also lets `$` match at the end of the line.
+        let sid = self.dfa.next_state(&mut self.cache, self.sid, b'\n').map_err(gave_up)?;
+        Ok(sid.is_match())
+    }
+}
+
+fn gave_up(e: impl std::fmt::Display) -> Error {
+    Error::new(ErrorKind::Match(e.to_string()))
 }
 
 /// One line naming the pattern position, as PCRE2's messages do.

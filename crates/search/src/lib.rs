@@ -68,6 +68,26 @@ pub struct SearcherConfig {
     pub max_count: Option<u64>,
     /// Binary file handling.
     pub binary: BinaryMode,
+    /// Whether the sink needs the text of selected lines. When it does not
+    /// (`-c`, `-l`, `-L`, `-q`), a line longer than [`LONG_LINE`] is streamed
+    /// through the matcher instead of held in memory.
+    pub lines_unneeded: bool,
+}
+
+/// A line without an end after this many bytes is streamed when its text is
+/// not needed (so `-c` on a 1 GB line stays within a few dozen MB). When the
+/// text is printed, the line is held: memory grows to about twice the
+/// longest printed line.
+pub const LONG_LINE: usize = 32 * 1024 * 1024;
+
+/// What streaming a long line found.
+enum Streamed {
+    /// The matcher cannot stream: hold the line after all.
+    Unsupported,
+    /// `-I` met a NUL byte.
+    SkipFile,
+    /// The line ended (at `pos`); whether it matched.
+    Line(LineInfo, bool),
 }
 
 /// Where a line sits in its file.
@@ -282,6 +302,20 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
             } else {
                 match memrchr(b'\n', &self.buf[self.pos..self.len]) {
                     Some(i) => self.pos + i + 1,
+                    None if self.config.lines_unneeded && self.len - self.pos >= LONG_LINE => {
+                        match self.stream_long_line()? {
+                            Streamed::Unsupported => continue,
+                            Streamed::SkipFile => return Ok(self.summary()),
+                            Streamed::Line(info, matched) => {
+                                let go_on =
+                                    matched == self.config.invert || self.select_streamed(info)?;
+                                if !go_on || self.done || (self.eof && self.pos == self.len) {
+                                    return Ok(self.summary());
+                                }
+                                continue;
+                            }
+                        }
+                    }
                     // No complete line yet: read more (growing the buffer).
                     None => continue,
                 }
@@ -350,6 +384,80 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
             }
         }
         Ok(true)
+    }
+
+    /// Decides whether the unfinished line at `pos` matches by feeding it to
+    /// the matcher piece by piece, reusing the buffer for each piece.
+    fn stream_long_line(&mut self) -> Result<Streamed, SearchError> {
+        let Some(mut stream) = self.matcher.line_stream() else { return Ok(Streamed::Unsupported) };
+        let info = self.info(self.pos);
+        let mut matched = false;
+        let mut from = self.pos;
+        loop {
+            let term = memchr(b'\n', &self.buf[from..self.len]).map(|i| from + i);
+            let piece_end = term.unwrap_or(self.len);
+            if !matched {
+                matched = stream.feed(&self.buf[from..piece_end]).map_err(SearchError::Match)?;
+            }
+            if let Some(t) = term {
+                self.pos = t + 1;
+                break;
+            }
+            if self.eof {
+                self.pos = self.len;
+                break;
+            }
+            // Drop what was fed and read the next piece into the whole buffer.
+            self.base += self.len as u64;
+            self.len = 0;
+            from = 0;
+            let cap = self.buf.len();
+            while self.len == 0 && !self.eof {
+                match self.reader.read(&mut self.buf[..cap]) {
+                    Ok(0) => self.eof = true,
+                    Ok(n) => self.len = n,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => self.eof = true,
+                    Err(e) => return Err(e.into()),
+                }
+            }
+            self.bytes += self.len as u64;
+            if self.config.binary != BinaryMode::Text {
+                if let Some(i) = memchr(0, &self.buf[..self.len]) {
+                    if self.binary_offset.is_none() {
+                        self.binary_offset = Some(self.base + i as u64);
+                    }
+                    if self.config.binary == BinaryMode::SkipFile {
+                        return Ok(Streamed::SkipFile);
+                    }
+                }
+                if self.binary_offset.is_some() {
+                    for b in self.buf[..self.len].iter_mut().filter(|b| **b == 0) {
+                        *b = b'\n';
+                    }
+                }
+            }
+        }
+        if !matched {
+            matched = stream.finish().map_err(SearchError::Match)?;
+        }
+        // The next line starts at `pos`, and has the next number.
+        self.counted_to = self.pos;
+        self.line_number = info.line_number.map_or(self.line_number, |n| n + 1);
+        self.printed_end = self.pos;
+        Ok(Streamed::Line(info, matched))
+    }
+
+    /// Reports a selected line that was streamed (its text is not wanted).
+    fn select_streamed(&mut self, info: LineInfo) -> Flow {
+        self.selected += 1;
+        if self.config.max_count.is_some_and(|m| self.selected >= m) {
+            self.done = true;
+        }
+        if self.binary_offset.is_some() {
+            return Ok(self.sink.binary_matched(info)?);
+        }
+        Ok(self.sink.matched(&[], info)?)
     }
 
     /// Moves the unsearched tail (and lines kept for before-context) to the

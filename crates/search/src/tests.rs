@@ -145,6 +145,7 @@ fn configs() -> Vec<SearcherConfig> {
                     max_count,
                     binary: BinaryMode::Text,
                     stream: false,
+                    lines_unneeded: false,
                 });
             }
         }
@@ -240,4 +241,39 @@ fn matches_never_repeat_or_vanish_at_buffer_edges() {
     let c = SearcherConfig::default();
     let got = run(&m, &data, &c);
     assert_eq!(got.iter().filter(|&&b| b == b'\n').count(), want);
+}
+
+#[test]
+fn long_lines_are_streamed_when_their_text_is_not_needed() {
+    // Lines longer than LONG_LINE, matching near the start, near the end, or
+    // not at all, among short ones; counts must equal the held-line search.
+    struct Count(u64);
+    impl Sink for Count {
+        fn matched(&mut self, _: &[u8], _: LineInfo) -> io::Result<bool> {
+            self.0 += 1;
+            Ok(true)
+        }
+    }
+    let mut data = Vec::new();
+    data.extend_from_slice(b"needle short\n");
+    data.extend_from_slice(b"needle");
+    data.extend(std::iter::repeat_n(b'a', LONG_LINE + 1000));
+    data.extend_from_slice(b"\nx\n");
+    data.extend(std::iter::repeat_n(b'b', LONG_LINE + 5));
+    data.extend_from_slice(b"needle$\n");
+    data.extend(std::iter::repeat_n(b'c', LONG_LINE * 2));
+    data.extend_from_slice(b"\nlast needle");
+    for pattern in ["needle", "needle.$", "^needle"] {
+        let m = MatcherBuilder::new().build(&[pattern.as_bytes().to_vec()]).unwrap();
+        for invert in [false, true] {
+            let count = |lines_unneeded| {
+                let c = SearcherConfig { invert, lines_unneeded, ..Default::default() };
+                let mut s = Searcher::new(c);
+                let mut sink = Count(0);
+                s.search_slice(&m, &data, &mut sink).unwrap();
+                sink.0
+            };
+            assert_eq!(count(true), count(false), "{pattern} invert={invert}");
+        }
+    }
 }

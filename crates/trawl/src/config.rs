@@ -211,6 +211,7 @@ impl Config {
             after_context: if lines_out { after } else { 0 },
             group_breaks: lines_out && group_breaks,
             stream: flag("line_buffered"),
+            lines_unneeded: !lines_out,
             max_count: m.get_one::<u64>("max_count").copied(),
             binary,
         };
