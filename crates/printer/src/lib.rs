@@ -61,6 +61,9 @@ pub struct PrinterConfig {
     pub colors: Option<Colors>,
     /// Write each line as soon as it is formatted (`--line-buffered`).
     pub line_buffered: bool,
+    /// Escape control characters in file names (output is a terminal, where
+    /// a name could otherwise move the cursor or change colors).
+    pub escape_names: bool,
 }
 
 /// Where printers send finished output: standard output, under a lock.
@@ -258,6 +261,17 @@ impl<M: Matcher> FileSink<'_, '_, M> {
     }
 
     fn file_name(&mut self) {
+        if self.p.config.escape_names && self.path.iter().any(|&b| b < 0x20 || b == 0x7f) {
+            let mut escaped = Vec::new();
+            trawl_search::escape_controls(&mut escaped, self.path);
+            color::paint(
+                &mut self.p.out,
+                self.p.config.colors.as_ref(),
+                |c| &c.file_name,
+                &escaped,
+            );
+            return;
+        }
         color::paint(&mut self.p.out, self.p.config.colors.as_ref(), |c| &c.file_name, self.path);
     }
 

@@ -158,6 +158,9 @@ impl From<io::Error> for SearchError {
     }
 }
 
+/// Set to make every search in the process stop at its next read (SIGINT).
+pub static STOP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// Smallest read: most source files fit whole, so one matcher call covers them.
 const READ_SIZE: usize = 256 * 1024;
 /// A buffer grown past this for one long line is given back after the file.
@@ -338,6 +341,9 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
     /// Reads more data after `len`, growing the buffer when it is full.
     /// Returns false when a binary file must be skipped (`-I`).
     fn fill(&mut self) -> Result<bool, SearchError> {
+        if STOP.load(std::sync::atomic::Ordering::Relaxed) {
+            return Err(SearchError::Io(io::Error::from(io::ErrorKind::Interrupted)));
+        }
         if self.buf.len() - self.len < READ_SIZE / 2 {
             let new_len = (self.buf.len() * 2).max(self.len + READ_SIZE);
             self.buf.resize(new_len, 0);
@@ -638,6 +644,20 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
             return Ok(true);
         }
         self.after_context_until(end)
+    }
+}
+
+/// Writes a file name with control characters escaped (`\n`, `\t`, `\xHH`),
+/// for printing names to a terminal, where they could move the cursor or
+/// change colors.
+pub fn escape_controls(out: &mut Vec<u8>, name: &[u8]) {
+    for &b in name {
+        match b {
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            0..=0x1f | 0x7f => out.extend_from_slice(format!("\\x{b:02x}").as_bytes()),
+            _ => out.push(b),
+        }
     }
 }
 

@@ -130,8 +130,11 @@ impl<'a> Evaluator<'a> {
     /// Runs what `-exec ... +` still holds, waits for every child and writes
     /// the remaining output.
     pub fn finish(&mut self) {
+        let interrupted = trawl_search::STOP.load(std::sync::atomic::Ordering::Relaxed);
         for i in 0..self.execs.len() {
-            self.launch(i);
+            if !interrupted {
+                self.launch(i);
+            }
             if let Some((child, name)) = self.execs[i].running.take() {
                 self.wait(child, &name);
             }
@@ -353,7 +356,11 @@ impl<'a> Evaluator<'a> {
         let e = it.e;
         match a {
             Action::Print(end) => {
-                self.buf.extend_from_slice(e.path());
+                if *end == b'\n' && self.cmd.escape_names {
+                    trawl_search::escape_controls(&mut self.buf, e.path());
+                } else {
+                    self.buf.extend_from_slice(e.path());
+                }
                 self.buf.push(*end);
                 true
             }
@@ -471,8 +478,13 @@ impl<'a> Evaluator<'a> {
         if let Some(d) = &dir {
             c.current_dir(OsStr::from_bytes(d));
         }
-        match c.status() {
-            Ok(s) => s.success(),
+        match c.spawn() {
+            Ok(mut child) => {
+                let slot = crate::children::register(child.id());
+                let status = child.wait();
+                crate::children::unregister(slot);
+                status.is_ok_and(|s| s.success())
+            }
             Err(err) => {
                 self.report(format!("'{}': {}", show(&argv[0]), trawl_walk::io_message(&err)));
                 false
@@ -506,7 +518,10 @@ impl<'a> Evaluator<'a> {
             c.current_dir(OsStr::from_bytes(d));
         }
         match c.spawn() {
-            Ok(child) => st.running = Some((child, spec.argv[0].clone())),
+            Ok(child) => {
+                crate::children::register(child.id());
+                st.running = Some((child, spec.argv[0].clone()))
+            }
             Err(err) => {
                 let name = show(&spec.argv[0]);
                 self.report(format!("'{name}': {}", trawl_walk::io_message(&err)));
@@ -515,7 +530,9 @@ impl<'a> Evaluator<'a> {
     }
 
     fn wait(&mut self, mut child: Child, name: &[u8]) {
-        match child.wait() {
+        let result = child.wait();
+        forget_child(child.id());
+        match result {
             Ok(s) if s.success() => {}
             Ok(_) => self.failed = true,
             Err(err) => self.report(format!("'{}': {}", show(name), trawl_walk::io_message(&err))),
@@ -805,6 +822,7 @@ fn launch_shared(cmd: &FindCommand, i: usize, batch: Vec<Vec<u8>>, max: usize) -
     c.args(batch.iter().map(|a| OsStr::from_bytes(a)));
     match c.spawn() {
         Ok(child) => {
+            crate::children::register(child.id());
             let oldest = {
                 let mut sh = spec.shared.lock().unwrap_or_else(|p| p.into_inner());
                 sh.running.push_back(child);
@@ -816,6 +834,7 @@ fn launch_shared(cmd: &FindCommand, i: usize, batch: Vec<Vec<u8>>, max: usize) -
             };
             if let Some(mut old) = oldest {
                 ok &= old.wait().is_ok_and(|s| s.success());
+                forget_child(old.id());
             }
         }
         Err(err) => {
@@ -837,17 +856,24 @@ pub fn finish_execs(cmd: &FindCommand) -> bool {
         if !spec.batch || spec.in_dir {
             continue;
         }
+        let interrupted = trawl_search::STOP.load(std::sync::atomic::Ordering::Relaxed);
         let rest = std::mem::take(&mut spec.shared.lock().unwrap_or_else(|p| p.into_inner()).paths);
-        if !rest.is_empty() {
+        if !rest.is_empty() && !interrupted {
             ok &= launch_shared(cmd, i, rest, usize::MAX);
         }
         let running =
             std::mem::take(&mut spec.shared.lock().unwrap_or_else(|p| p.into_inner()).running);
         for mut child in running {
             ok &= child.wait().is_ok_and(|s| s.success());
+            forget_child(child.id());
         }
     }
     ok
+}
+
+/// Removes a waited-for child from the interrupt table.
+fn forget_child(pid: u32) {
+    crate::children::unregister_pid(pid);
 }
 
 /// Bytes of arguments one `-exec ... +` command may take: the system's limit

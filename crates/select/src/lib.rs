@@ -10,6 +10,7 @@
 //! `-contains PATTERN` (a line matches, with the grep matcher).
 #![deny(missing_docs)]
 
+mod children;
 mod eval;
 pub mod expr;
 pub mod glob;
@@ -20,5 +21,6 @@ mod regex_type;
 mod timefmt;
 mod users;
 
+pub use crate::children::interrupt_children;
 pub use crate::eval::{finish_execs, Evaluator, Outcome, Output};
 pub use crate::parse::{parse, FindCommand, Follow, RegexType};

@@ -55,6 +55,8 @@ pub struct FindCommand {
     pub sorted: bool,
     /// The time the command started (seconds, nanoseconds), for `-mtime` & co.
     pub now: (i64, i64),
+    /// `-print` escapes control characters (standard output is a terminal).
+    pub escape_names: bool,
 }
 
 /// The dialect of `-regex`.
@@ -83,6 +85,7 @@ pub fn parse(args: &[Vec<u8>]) -> Result<FindCommand, String> {
         threads: 0,
         sorted: false,
         now: now(),
+        escape_names: false,
     };
     let mut i = 0;
     // Leading options.

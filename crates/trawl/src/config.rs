@@ -261,6 +261,7 @@ impl Config {
             null: flag("null"),
             colors,
             line_buffered: flag("line_buffered"),
+            escape_names: stdout_tty,
         };
         let sorted = m.get_one::<String>("sort").map(String::as_str) == Some("path");
         Ok(Config {

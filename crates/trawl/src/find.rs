@@ -2,7 +2,7 @@
 
 use std::ffi::{OsStr, OsString};
 use std::fs::File;
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::mem::ManuallyDrop;
 use std::os::fd::FromRawFd;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
@@ -49,6 +49,9 @@ struct FindVisitor<'a> {
 
 impl FindVisitor<'_> {
     fn evaluate(&mut self, e: &Entry<'_>, may_prune: bool) -> WalkState {
+        if crate::interrupted() {
+            return WalkState::Quit;
+        }
         if e.depth() < self.cmd.min_depth {
             return WalkState::Continue;
         }
@@ -100,7 +103,7 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let args: Vec<Vec<u8>> = args.into_iter().map(OsStringExt::into_vec).collect();
-    let cmd = match trawl_select::parse(&args) {
+    let mut cmd = match trawl_select::parse(&args) {
         Ok(c) => c,
         Err(msg) => {
             eprintln!("trawl: {msg}");
@@ -117,6 +120,7 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()).max(24),
         n => n,
     };
+    cmd.escape_names = std::io::stdout().is_terminal();
     let mut walk = WalkBuilder::new();
     walk.threads(if cmd.sorted { 1 } else { threads })
         .follow_links(cmd.follow == Follow::Always)
@@ -134,5 +138,8 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
         failed |= v.eval.failed;
     }
     failed |= !trawl_select::finish_execs(&cmd);
+    if crate::interrupted() {
+        crate::die_of_interrupt();
+    }
     ExitCode::from(failed as u8)
 }

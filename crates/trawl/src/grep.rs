@@ -130,7 +130,7 @@ impl<'a> GrepVisitor<'a> {
             match self.searcher.search_reader(matcher, reader, &mut sink) {
                 Ok(s) => s,
                 Err(e) => {
-                    if self.ctx.out.broken_pipe() {
+                    if self.ctx.out.broken_pipe() || crate::interrupted() {
                         self.ctx.quit.store(true, Ordering::Relaxed);
                         return WalkState::Quit;
                     }
@@ -174,7 +174,7 @@ impl<'a> GrepVisitor<'a> {
 
 impl Visitor for GrepVisitor<'_> {
     fn visit(&mut self, entry: &Entry<'_>) -> WalkState {
-        if self.ctx.quit.load(Ordering::Relaxed) {
+        if self.ctx.quit.load(Ordering::Relaxed) || crate::interrupted() {
             return WalkState::Quit;
         }
         let cfg = self.ctx.cfg;

@@ -34,6 +34,7 @@ use trawl_printer::{OutputMode, Stats};
 
 fn main() -> ExitCode {
     let start = Instant::now();
+    install_interrupt_handler();
     let mut argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
     if argv.get(1).is_some_and(|a| a == "find") {
         raise_open_file_limit();
@@ -81,6 +82,13 @@ fn main() -> ExitCode {
         }
         let _ = trawl_printer::Output::write(&out, &text, false);
     }
+    if interrupted() {
+        if cfg.printer.colors.is_some() {
+            // A line cut short may have left a color on.
+            let _ = trawl_printer::Output::write(&out, b"\x1b[0m", false);
+        }
+        die_of_interrupt();
+    }
     let matched = ctx.matched.load(Ordering::Relaxed);
     let error = ctx.error.load(Ordering::Relaxed);
     if out.broken_pipe() {
@@ -109,6 +117,44 @@ fn raise_open_file_limit() {
             libc::setrlimit(libc::RLIMIT_NOFILE, &rl);
         }
     }
+}
+
+extern "C" fn on_interrupt(_: libc::c_int) {
+    // Only an atomic store: async-signal-safe. Every search stops at its next
+    // read, every walker thread at its next entry.
+    trawl_search::STOP.store(true, Ordering::Relaxed);
+    trawl_select::interrupt_children();
+}
+
+/// SIGINT (and SIGTERM) stop the run cleanly: colors are reset and `-exec`
+/// children are waited for before trawl dies of the same signal.
+fn install_interrupt_handler() {
+    // SAFETY: a handler that only stores to an atomic; sigaction is given a
+    // zeroed, then filled, struct.
+    unsafe {
+        let mut sa: libc::sigaction = std::mem::zeroed();
+        sa.sa_sigaction = on_interrupt as extern "C" fn(libc::c_int) as usize;
+        libc::sigemptyset(&mut sa.sa_mask);
+        libc::sigaction(libc::SIGINT, &sa, std::ptr::null_mut());
+        libc::sigaction(libc::SIGTERM, &sa, std::ptr::null_mut());
+    }
+}
+
+/// Whether SIGINT or SIGTERM arrived.
+pub(crate) fn interrupted() -> bool {
+    trawl_search::STOP.load(Ordering::Relaxed)
+}
+
+/// Ends the process by SIGINT, as an interrupted program should (the shell
+/// then knows the user stopped it).
+pub(crate) fn die_of_interrupt() -> ! {
+    let _ = std::io::stderr().flush();
+    // SAFETY: restoring the default action and raising the signal.
+    unsafe {
+        libc::signal(libc::SIGINT, libc::SIG_DFL);
+        libc::raise(libc::SIGINT);
+    }
+    std::process::exit(130)
 }
 
 /// Whether standard input is a terminal (then no path means `.`).
