@@ -122,6 +122,25 @@ impl RustMatcher {
     }
 }
 
+impl RustMatcher {
+    /// Whether the pattern repeats (more than once) something that can match
+    /// the empty string, like `(a?)+` or `(\s*\w*)*`.
+    pub(crate) fn has_nullable_loop(&self) -> bool {
+        fn walk(h: &Hir) -> bool {
+            match h.kind() {
+                HirKind::Repetition(rep) => {
+                    let repeats = rep.max.is_none_or(|m| m > 1);
+                    (repeats && rep.sub.properties().minimum_len() == Some(0)) || walk(&rep.sub)
+                }
+                HirKind::Capture(c) => walk(&c.sub),
+                HirKind::Concat(subs) | HirKind::Alternation(subs) => subs.iter().any(walk),
+                _ => false,
+            }
+        }
+        walk(&self.hir)
+    }
+}
+
 impl Matcher for RustMatcher {
     #[inline]
     fn find_at(&self, haystack: &[u8], at: usize) -> Result<Option<Match>, Error> {
@@ -305,7 +324,7 @@ pub(crate) fn has_rust_meaning(pattern: &str) -> bool {
                     i += 1;
                 }
                 // A ']' right after '[' or '[^' is a literal member.
-                class_start = i + 1;
+                class_start = i;
                 if b.get(i) == Some(&b']') {
                     i += 1;
                 }
@@ -364,7 +383,16 @@ mod tests {
         ] {
             assert!(!has_rust_meaning(p), "{p}");
         }
-        for p in [r"[[:alpha:]]+", r"[]a]", r"[^]a]", r"a-b", r"[a-z]", r"\w+_RESUME", r"(?i)x"] {
+        for p in [
+            r"[[:alpha:]]+",
+            r"[]a]",
+            r"[^]a]",
+            r"a-b",
+            r"[a-z]",
+            r"\w+_RESUME",
+            r"(?i)x",
+            r"[^a][b]",
+        ] {
             assert!(has_rust_meaning(p), "{p}");
         }
     }

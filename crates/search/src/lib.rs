@@ -72,6 +72,9 @@ pub struct SearcherConfig {
     /// (`-c`, `-l`, `-L`, `-q`), a line longer than [`LONG_LINE`] is streamed
     /// through the matcher instead of held in memory.
     pub lines_unneeded: bool,
+    /// Bytes read at a time (0: 256 KiB). Tests use tiny sizes to put line
+    /// and match edges at every buffer position.
+    pub read_size: usize,
 }
 
 /// A line without an end after this many bytes is streamed when its text is
@@ -184,6 +187,14 @@ impl Searcher {
         &self.config
     }
 
+    fn read_size(&self) -> usize {
+        if self.config.read_size == 0 {
+            READ_SIZE
+        } else {
+            self.config.read_size
+        }
+    }
+
     /// Searches everything `reader` yields.
     pub fn search_reader<M: Matcher, R: Read, S: Sink>(
         &mut self,
@@ -195,8 +206,9 @@ impl Searcher {
             return Ok(SearchSummary::default());
         }
         let mut buf = std::mem::take(&mut self.buf);
-        if buf.len() < READ_SIZE {
-            buf.resize(READ_SIZE, 0);
+        let read_size = self.read_size();
+        if buf.len() < read_size {
+            buf.resize(read_size, 0);
         }
         let mut run = Run::new(&self.config, matcher, sink, reader, &mut buf);
         let result = run.search();
@@ -344,8 +356,9 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
         if STOP.load(std::sync::atomic::Ordering::Relaxed) {
             return Err(SearchError::Io(io::Error::from(io::ErrorKind::Interrupted)));
         }
-        if self.buf.len() - self.len < READ_SIZE / 2 {
-            let new_len = (self.buf.len() * 2).max(self.len + READ_SIZE);
+        let read_size = if self.config.read_size == 0 { READ_SIZE } else { self.config.read_size };
+        if self.buf.len() - self.len < read_size / 2 + 1 {
+            let new_len = (self.buf.len() * 2).max(self.len + read_size);
             self.buf.resize(new_len, 0);
         }
         let start = self.len;

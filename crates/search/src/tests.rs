@@ -146,6 +146,7 @@ fn configs() -> Vec<SearcherConfig> {
                     binary: BinaryMode::Text,
                     stream: false,
                     lines_unneeded: false,
+                    read_size: 0,
                 });
             }
         }
@@ -274,6 +275,47 @@ fn long_lines_are_streamed_when_their_text_is_not_needed() {
                 sink.0
             };
             assert_eq!(count(true), count(false), "{pattern} invert={invert}");
+        }
+    }
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn config() -> impl Strategy<Value = SearcherConfig> {
+        (any::<bool>(), 0usize..3, 0usize..3, any::<bool>(), prop::option::of(1u64..4)).prop_map(
+            |(invert, b, a, breaks, max_count)| SearcherConfig {
+                invert,
+                line_numbers: true,
+                before_context: b,
+                after_context: a,
+                group_breaks: breaks || a > 0 || b > 0,
+                max_count,
+                binary: BinaryMode::Text,
+                ..Default::default()
+            },
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+
+        /// Searching with tiny buffers (every line and match edge at every
+        /// buffer position) prints exactly what one whole-file buffer prints,
+        /// which is what the line-by-line reference prints.
+        #[test]
+        fn buffer_size_never_changes_the_output(
+            data in prop::collection::vec(prop::sample::select(b"ab \n".to_vec()), 0..300),
+            pattern in prop::sample::select(vec!["a", "ab", "b+", "^a", "b$", "^$", "a b", "(a|b)b"]),
+            config in config(),
+            read_size in 1usize..40,
+        ) {
+            let m = MatcherBuilder::new().build(&[pattern.as_bytes().to_vec()]).unwrap();
+            let whole = run(&m, &data, &config);
+            let small = SearcherConfig { read_size, ..config.clone() };
+            prop_assert_eq!(&run(&m, &data, &small), &whole);
+            prop_assert_eq!(&whole, &reference(&m, &data, &config));
         }
     }
 }
