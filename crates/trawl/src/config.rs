@@ -212,6 +212,7 @@ impl Config {
             group_breaks: lines_out && group_breaks,
             stream: flag("line_buffered"),
             lines_unneeded: !lines_out,
+            read_size: 0,
             max_count: m.get_one::<u64>("max_count").copied(),
             binary,
         };
