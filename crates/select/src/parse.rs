@@ -99,7 +99,13 @@ pub fn parse(args: &[Vec<u8>]) -> Result<FindCommand, String> {
                 i += 1;
                 cmd.threads = number(args.get(i), "-j")? as usize;
             }
-            b"-D" => i += 1,
+            b"-D" => {
+                // Debug options of GNU find: accepted and ignored.
+                i += 1;
+                if i >= args.len() {
+                    return Err("missing argument to `-D'".into());
+                }
+            }
             b"--" => {
                 i += 1;
                 break;
@@ -659,5 +665,29 @@ pub(crate) fn type_bit(t: trawl_walk::FileType) -> u16 {
         T::BlockDevice => 32,
         T::CharDevice => 64,
         T::Unknown => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse;
+
+    fn args(s: &[&str]) -> Vec<Vec<u8>> {
+        s.iter().map(|a| a.as_bytes().to_vec()).collect()
+    }
+
+    /// Found by fuzzing: a trailing `-D` read past the end of the arguments.
+    #[test]
+    fn debug_option_without_argument_is_an_error() {
+        assert_eq!(parse(&args(&["-D"])).unwrap_err(), "missing argument to `-D'");
+    }
+
+    #[test]
+    fn precedence_and_implicit_print() {
+        let c = parse(&args(&["d", "-name", "a", "-o", "-name", "b", ",", "-type", "f"])).unwrap();
+        assert_eq!(c.paths, vec![b"d".to_vec()]);
+        // ((-name a -o -name b) , -type f) -a -print
+        let text = format!("{:?}", c.expr);
+        assert!(text.starts_with("And(Comma(Or("), "{text}");
     }
 }
