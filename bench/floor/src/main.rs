@@ -1,0 +1,193 @@
+//! The floors of the benchmark suite: the least work a search or a find over
+//! the same files must do, so results can be read as ratios to it.
+//!
+//! ```text
+//! floor read LISTFILE [-j N]   open, read (256 KiB at a time) and close every file
+//!                              named in LISTFILE (NUL-separated, as `find DIR -type f
+//!                              -print0` writes it): the paths are known, nothing walks
+//! floor walk DIR [-j N]        list every directory under DIR with std::fs::read_dir
+//!                              (types from the directory entry, no stat): nothing is read
+//! ```
+//!
+//! Both print one summary line (files and bytes, or entries) on standard output.
+//! They are baselines, not products: plain std, a shared index or a shared queue.
+
+use std::ffi::OsStr;
+use std::fs::{self, File};
+use std::io::{self, Read};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex};
+
+/// Size of each thread's read buffer (the same as trawl's smallest read).
+const READ_SIZE: usize = 256 * 1024;
+
+const USAGE: &str = "usage: floor read LISTFILE [-j N] | floor walk DIR [-j N]";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (cmd, target, threads) = match parse_args(&args) {
+        Ok(parsed) => parsed,
+        Err(msg) => {
+            eprintln!("floor: {msg}\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let result = match cmd.as_str() {
+        "read" => read_list(Path::new(&target), threads),
+        _ => walk_tree(Path::new(&target), threads),
+    };
+    match result {
+        Ok(summary) => {
+            println!("{summary}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("floor: {target}: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Returns (subcommand, its path argument, threads).
+fn parse_args(args: &[String]) -> Result<(String, String, usize), String> {
+    let mut threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut rest = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == "-j" {
+            let n = it.next().ok_or("-j needs a number")?;
+            threads = n.parse().map_err(|_| format!("bad thread count {n:?}"))?;
+        } else if let Some(n) = a.strip_prefix("-j") {
+            threads = n.parse().map_err(|_| format!("bad thread count {n:?}"))?;
+        } else {
+            rest.push(a.clone());
+        }
+    }
+    match rest.as_slice() {
+        [cmd, target] if cmd == "read" || cmd == "walk" => {
+            Ok((cmd.clone(), target.clone(), threads.max(1)))
+        }
+        _ => Err("expected a subcommand and one path".into()),
+    }
+}
+
+/// Reads every file named in the NUL-separated `list`, `threads` at a time.
+/// Files that cannot be opened or read are counted, not fatal.
+fn read_list(list: &Path, threads: usize) -> io::Result<String> {
+    let names = fs::read(list)?;
+    let paths: Vec<&Path> = names
+        .split(|&b| b == 0)
+        .filter(|p| !p.is_empty())
+        .map(|p| Path::new(OsStr::from_bytes(p)))
+        .collect();
+    let next = AtomicUsize::new(0);
+    let bytes = AtomicU64::new(0);
+    let failed = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| {
+                let mut buf = vec![0u8; READ_SIZE];
+                let mut total = 0u64;
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(path) = paths.get(i) else { break };
+                    match read_whole(path, &mut buf) {
+                        Ok(n) => total += n,
+                        Err(_) => {
+                            failed.fetch_add(1, Ordering::Relaxed);
+                        }
+                    }
+                }
+                bytes.fetch_add(total, Ordering::Relaxed);
+            });
+        }
+    });
+    Ok(format!(
+        "read {} files, {} bytes, {} failed, {threads} threads",
+        paths.len(),
+        bytes.into_inner(),
+        failed.into_inner()
+    ))
+}
+
+/// Opens `path`, reads it to the end through `buf`, closes it; returns its size.
+fn read_whole(path: &Path, buf: &mut [u8]) -> io::Result<u64> {
+    let mut file = File::open(path)?;
+    let mut total = 0u64;
+    loop {
+        match file.read(buf) {
+            Ok(0) => return Ok(total),
+            Ok(n) => total += n as u64,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Directories waiting to be listed, and how many are queued or being listed.
+struct Queue {
+    dirs: Vec<PathBuf>,
+    pending: usize,
+}
+
+/// Lists every directory under `root` on `threads` threads sharing one queue;
+/// counts the entries (the root included). Unreadable directories are counted.
+fn walk_tree(root: &Path, threads: usize) -> io::Result<String> {
+    fs::symlink_metadata(root)?;
+    let queue = Mutex::new(Queue { dirs: vec![root.to_path_buf()], pending: 1 });
+    let ready = Condvar::new();
+    let entries = AtomicU64::new(1);
+    let failed = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| {
+                let mut count = 0u64;
+                let mut found = Vec::new();
+                loop {
+                    let dir = {
+                        let mut q = queue.lock().unwrap();
+                        loop {
+                            if let Some(d) = q.dirs.pop() {
+                                break Some(d);
+                            }
+                            if q.pending == 0 {
+                                break None;
+                            }
+                            q = ready.wait(q).unwrap();
+                        }
+                    };
+                    let Some(dir) = dir else { break };
+                    match fs::read_dir(&dir) {
+                        Ok(rd) => {
+                            for e in rd.flatten() {
+                                count += 1;
+                                if e.file_type().is_ok_and(|t| t.is_dir()) {
+                                    found.push(e.path());
+                                }
+                            }
+                        }
+                        Err(_) => {
+                            failed.fetch_add(1, Ordering::Relaxed);
+                        }
+                    }
+                    let mut q = queue.lock().unwrap();
+                    q.pending += found.len();
+                    q.pending -= 1;
+                    q.dirs.append(&mut found);
+                    if q.pending == 0 || !q.dirs.is_empty() {
+                        ready.notify_all();
+                    }
+                }
+                entries.fetch_add(count, Ordering::Relaxed);
+            });
+        }
+    });
+    Ok(format!(
+        "walked {} entries, {} unreadable directories, {threads} threads",
+        entries.into_inner(),
+        failed.into_inner()
+    ))
+}
