@@ -8,6 +8,8 @@
 //!   binary and big files, names, deep paths, symlinks, FIFOs;
 //!   `trawl_only`: options grep lacks (--json, --stats, --sort, ...).
 //! - `find`: `trawl find` against GNU find, on the trees of `find_fixtures`.
+//! - `faults`: special files, loops, permissions, races, huge inputs,
+//!   signals, broken pipes, names on a terminal.
 
 #[macro_use]
 mod macros;
@@ -17,8 +19,10 @@ mod fixtures;
 mod json;
 mod util;
 
+mod faults;
 mod files;
 mod find;
 mod options;
 mod patterns;
+mod properties;
 mod trawl_only;
