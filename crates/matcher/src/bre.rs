@@ -45,7 +45,7 @@ pub fn bre_to_perl(bre: &str) -> String {
                 continue;
             }
             '[' => {
-                i = copy_bracket(&chars, i, &mut out);
+                i = copy_bracket(&chars, i, &mut out, true);
                 continue;
             }
             '*' if was_start => out.push_str(r"\*"),
@@ -70,7 +70,8 @@ pub fn bre_to_perl(bre: &str) -> String {
     out
 }
 
-fn push_literal(out: &mut String, c: char) {
+/// Appends `c` as a literal of the Perl dialect (escaped if punctuation).
+pub fn push_literal(out: &mut String, c: char) {
     if c.is_ascii_alphanumeric() || !c.is_ascii() {
         out.push(c);
     } else {
@@ -79,9 +80,12 @@ fn push_literal(out: &mut String, c: char) {
     }
 }
 
-/// Copies the bracket expression starting at `chars[start] == '['`, escaping
-/// what PCRE would read differently; returns the index after it.
-fn copy_bracket(chars: &[char], start: usize, out: &mut String) -> usize {
+/// Copies the POSIX bracket expression starting at `chars[start] == '['` in
+/// the Perl dialect, escaping what Perl engines read differently (a
+/// backslash is a member in POSIX; `[`, `&&`, `~~` and `--` are set syntax
+/// in the Rust engine); returns the index after it. `classes` keeps
+/// `[:alpha:]`-style classes (POSIX), else their `[` is a member (emacs).
+pub fn copy_bracket(chars: &[char], start: usize, out: &mut String, classes: bool) -> usize {
     let mut i = start + 1;
     out.push('[');
     if chars.get(i) == Some(&'^') {
@@ -98,7 +102,7 @@ fn copy_bracket(chars: &[char], start: usize, out: &mut String) -> usize {
             out.push(']');
             return i + 1;
         }
-        if c == '[' && matches!(chars.get(i + 1), Some(':' | '=' | '.')) {
+        if classes && c == '[' && matches!(chars.get(i + 1), Some(':' | '=' | '.')) {
             let kind = chars[i + 1];
             let mut j = i + 2;
             while j + 1 < chars.len() && !(chars[j] == kind && chars[j + 1] == ']') {
@@ -108,7 +112,7 @@ fn copy_bracket(chars: &[char], start: usize, out: &mut String) -> usize {
             i = j + 2;
             continue;
         }
-        if c == '\\' || c == '[' {
+        if matches!(c, '\\' | '[' | '&' | '~') || (c == '-' && chars.get(i + 1) == Some(&'-')) {
             out.push('\\');
         }
         out.push(c);

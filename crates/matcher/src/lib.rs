@@ -32,7 +32,7 @@ mod rust;
 
 use std::fmt;
 
-pub use crate::bre::bre_to_perl;
+pub use crate::bre::{bre_to_perl, copy_bracket, push_literal};
 pub use crate::fixed::FixedMatcher;
 pub use crate::pcre::PcreMatcher;
 pub use crate::rust::RustMatcher;

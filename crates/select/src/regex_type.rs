@@ -5,6 +5,8 @@
 use regex_automata::meta;
 use regex_automata::util::syntax;
 
+use trawl_matcher::{copy_bracket, push_literal};
+
 use crate::parse::RegexType;
 
 /// A compiled `-regex`.
@@ -180,53 +182,6 @@ fn ere_to_perl(re: &str, f: Flavor) -> String {
         }
     }
     out
-}
-
-fn push_literal(out: &mut String, c: char) {
-    if c.is_ascii_alphanumeric() || !c.is_ascii() {
-        out.push(c);
-    } else {
-        out.push('\\');
-        out.push(c);
-    }
-}
-
-/// Copies a bracket expression, escaping what Perl reads differently;
-/// `classes` keeps `[:alpha:]` and kin (POSIX), else `[` is a member.
-fn copy_bracket(chars: &[char], start: usize, out: &mut String, classes: bool) -> usize {
-    let mut i = start + 1;
-    out.push('[');
-    if chars.get(i) == Some(&'^') {
-        out.push('^');
-        i += 1;
-    }
-    if chars.get(i) == Some(&']') {
-        out.push_str(r"\]");
-        i += 1;
-    }
-    while i < chars.len() {
-        let c = chars[i];
-        if c == ']' {
-            out.push(']');
-            return i + 1;
-        }
-        if classes && c == '[' && matches!(chars.get(i + 1), Some(':' | '=' | '.')) {
-            let kind = chars[i + 1];
-            let mut j = i + 2;
-            while j + 1 < chars.len() && !(chars[j] == kind && chars[j + 1] == ']') {
-                j += 1;
-            }
-            out.extend(&chars[i..(j + 2).min(chars.len())]);
-            i = j + 2;
-            continue;
-        }
-        if matches!(c, '\\' | '[' | '&' | '~') || (c == '-' && chars.get(i + 1) == Some(&'-')) {
-            out.push('\\');
-        }
-        out.push(c);
-        i += 1;
-    }
-    chars.len()
 }
 
 #[cfg(test)]
