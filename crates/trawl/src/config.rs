@@ -181,9 +181,8 @@ impl Config {
         };
         let only_matching = flag("only_matching");
         let json = mode == OutputMode::Json;
-        let line_number = (flag("line_number") || (stdout_tty && !flag("no_line_number")))
-            && !flag("no_line_number")
-            || json;
+        // Line numbers: asked for, or on by default on a terminal; JSON always has them.
+        let line_number = ((flag("line_number") || stdout_tty) && !flag("no_line_number")) || json;
         let colors = match m.get_one::<String>("color").map(String::as_str) {
             Some("always") => true,
             Some("never") => false,
