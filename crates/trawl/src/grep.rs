@@ -85,7 +85,12 @@ pub fn run(ctx: &Context<'_>) -> Stats {
         }
     }
     if roots > 0 && !ctx.quit.load(Ordering::Relaxed) {
-        for mut v in walk.run(|_| GrepVisitor::new(ctx)) {
+        let visitors = if cfg.threads == 0 {
+            crate::cold::run(&walk, |_| GrepVisitor::new(ctx))
+        } else {
+            walk.run(|_| GrepVisitor::new(ctx))
+        };
+        for mut v in visitors {
             stats.add(&v.finish());
         }
     }

@@ -20,6 +20,7 @@
 //! (0 with `-q` when a line was selected, errors or not).
 
 mod args;
+mod cold;
 mod config;
 mod find;
 mod grep;

@@ -40,7 +40,7 @@ use std::fs::File;
 use std::io;
 use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 pub use crate::dirent::FileType;
@@ -405,8 +405,28 @@ impl WalkBuilder {
             sorted::walk(self, &mut v);
             vec![v]
         } else {
-            parallel::walk(self, self.thread_count(), &make_visitor)
+            parallel::walk(self, self.thread_count(), None, &make_visitor)
         }
+    }
+
+    /// Like [`WalkBuilder::run`], but up to `max_threads` threads work once
+    /// `blocked` is set (by visitors that see reads wait on the disk): a
+    /// cold cache gets more requests in flight, a warm run stays at one
+    /// thread per CPU.
+    pub fn run_growing<V, F>(
+        &self,
+        max_threads: usize,
+        blocked: &AtomicBool,
+        make_visitor: F,
+    ) -> Vec<V>
+    where
+        V: Visitor,
+        F: Fn(usize) -> V + Sync,
+    {
+        if self.sorted {
+            return self.run(make_visitor);
+        }
+        parallel::walk(self, self.thread_count(), Some((max_threads, blocked)), &make_visitor)
     }
 }
 

@@ -26,13 +26,21 @@ struct Shared {
     quit: AtomicBool,
 }
 
-pub(crate) fn walk<V, F>(config: &WalkBuilder, threads: usize, make_visitor: &F) -> Vec<V>
+pub(crate) fn walk<V, F>(
+    config: &WalkBuilder,
+    threads: usize,
+    growth: Option<(usize, &AtomicBool)>,
+    make_visitor: &F,
+) -> Vec<V>
 where
     V: Visitor,
     F: Fn(usize) -> V + Sync,
 {
     let threads = threads.max(1);
-    let workers: Vec<Worker<Work>> = (0..threads).map(|_| Worker::new_lifo()).collect();
+    // With growth, deques exist for every thread that may join; the ones not
+    // started stay empty, so stealing from them finds nothing.
+    let max = growth.map_or(threads, |(max, _)| max.max(threads));
+    let workers: Vec<Worker<Work>> = (0..max).map(|_| Worker::new_lifo()).collect();
     let shared = Shared {
         injector: Injector::new(),
         stealers: workers.iter().map(Worker::stealer).collect(),
@@ -43,22 +51,31 @@ where
         shared.injector.push(Work::Root(i));
     }
     std::thread::scope(|s| {
-        let handles: Vec<_> = workers
-            .into_iter()
-            .enumerate()
-            .map(|(i, local)| {
-                let shared = &shared;
-                std::thread::Builder::new()
-                    .name(format!("trawl-{i}"))
-                    .spawn_scoped(s, move || {
-                        let mut v = make_visitor(i);
-                        Thread { config, shared, local, reader: DirReader::new(config) }
-                            .run(&mut v);
-                        v
-                    })
-                    .expect("spawn walker thread")
-            })
-            .collect();
+        let shared = &shared;
+        let spawn = |i: usize, local: Worker<Work>| {
+            std::thread::Builder::new()
+                .name(format!("trawl-{i}"))
+                .spawn_scoped(s, move || {
+                    let mut v = make_visitor(i);
+                    Thread { config, shared, local, reader: DirReader::new(config) }.run(&mut v);
+                    v
+                })
+                .expect("spawn walker thread")
+        };
+        let mut later = workers.into_iter().enumerate();
+        let mut handles: Vec<_> = later.by_ref().take(threads).map(|(i, w)| spawn(i, w)).collect();
+        if let Some((_, blocked)) = growth {
+            // Wait while watching for the visitors' sign that reads block
+            // (a cold cache): then start the other workers, so the disk
+            // has more requests in flight. A warm run never pays for them.
+            while !handles.iter().all(|h| h.is_finished()) {
+                if blocked.load(Ordering::Relaxed) {
+                    handles.extend(later.by_ref().map(|(i, w)| spawn(i, w)));
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        }
         handles.into_iter().map(|h| h.join().expect("walker thread panicked")).collect()
     })
 }

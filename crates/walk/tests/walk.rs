@@ -227,3 +227,27 @@ fn std_walk_dirs(
         }
     }
 }
+
+#[test]
+fn growing_walk_sees_every_entry_once_before_and_after_growth() {
+    let tmp = tempfile::tempdir().unwrap();
+    make_tree(tmp.path());
+    let mut want = BTreeSet::new();
+    std_walk(tmp.path(), "r", &mut want);
+    for grow_at_once in [false, true] {
+        let blocked = std::sync::atomic::AtomicBool::new(grow_at_once);
+        let mut w = WalkBuilder::new();
+        w.add_root_displayed(tmp.path().as_os_str().as_bytes(), b"r").threads(2);
+        let visitors = w.run_growing(8, &blocked, |_| Collect::default());
+        assert_eq!(visitors.len(), if grow_at_once { 8 } else { 2 });
+        let got: Vec<Vec<u8>> = visitors
+            .into_iter()
+            .flat_map(|v| v.seen)
+            .map(|(p, _)| p)
+            .filter(|p| p != b"r")
+            .collect();
+        let set: BTreeSet<Vec<u8>> = got.iter().cloned().collect();
+        assert_eq!(set.len(), got.len(), "an entry was visited twice");
+        assert_eq!(set, want);
+    }
+}

@@ -1,0 +1,57 @@
+//! Growing the walk when the cache is cold.
+//!
+//! A warm search is CPU-bound: one thread per CPU is best. A cold one waits
+//! on the disk, and more requests in flight finish sooner. trawl starts with
+//! one thread per CPU and a watcher that reads the kernel's per-process I/O
+//! accounting; once the process has made the disk read a few MiB, the walk
+//! adds threads. Measured on the Linux tree (2 cores): grep, cold, 6.7 s on
+//! 2 threads and 1.7-1.9 s growing; warm unchanged. `trawl find` does not
+//! use this: a cold walk is over (0.12 s) before the watcher has seen enough,
+//! so it runs 24 threads from the start (cold 0.14 s growing, 0.11-0.13 s
+//! fixed; warm 35 ms either way).
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use trawl_walk::{Visitor, WalkBuilder};
+
+/// Threads once the cache is seen to be cold.
+const COLD_THREADS: usize = 24;
+
+/// Bytes fetched from storage (not the page cache) that mark a cold cache.
+const COLD_READ_BYTES: u64 = 4 << 20;
+
+/// Runs `walk` on one thread per CPU, growing to [`COLD_THREADS`] when the
+/// disk is being read.
+pub fn run<V, F>(walk: &WalkBuilder, make_visitor: F) -> Vec<V>
+where
+    V: Visitor,
+    F: Fn(usize) -> V + Sync,
+{
+    let max = walk.thread_count().max(COLD_THREADS);
+    let cold = AtomicBool::new(false);
+    let done = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        s.spawn(|| watch_disk_reads(&cold, &done));
+        let visitors = walk.run_growing(max, &cold, make_visitor);
+        done.store(true, Ordering::Relaxed);
+        visitors
+    })
+}
+
+/// Sets `cold` once this process has made the disk read more than
+/// [`COLD_READ_BYTES`], polling every few milliseconds until `done`.
+fn watch_disk_reads(cold: &AtomicBool, done: &AtomicBool) {
+    let read_bytes = || -> Option<u64> {
+        let io = std::fs::read_to_string("/proc/self/io").ok()?;
+        io.lines().find_map(|l| l.strip_prefix("read_bytes: "))?.trim().parse().ok()
+    };
+    let Some(start) = read_bytes() else { return };
+    while !done.load(Ordering::Relaxed) {
+        if read_bytes().is_some_and(|n| n.saturating_sub(start) > COLD_READ_BYTES) {
+            cold.store(true, Ordering::Relaxed);
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(3));
+    }
+}
