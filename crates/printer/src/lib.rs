@@ -68,7 +68,7 @@ pub struct PrinterConfig {
 
 /// Where printers send finished output: standard output, under a lock.
 pub trait Output: Sync {
-    /// Writes a chunk of one file's output. `first` is set for the file's
+    /// Writes a chunk of one file's output (nothing for an empty chunk). `first` is set for the file's
     /// first chunk; with context lines on, the writer puts `--` before it if
     /// anything was written before (groups of different files are separated).
     fn write(&self, bytes: &[u8], first: bool) -> io::Result<()>;
@@ -220,26 +220,15 @@ impl<M: Matcher> FileSink<'_, '_, M> {
 
     /// Writes this file's pending output (and anything before it).
     fn write_out(&mut self) -> io::Result<()> {
-        if self.p.out.len() == self.start && self.start == 0 {
-            return Ok(());
-        }
-        let first = !self.flushed;
-        let r = if self.start > 0 {
-            // Output of earlier files first, as its own chunk.
-            let earlier = self.p.output.write(&self.p.out[..self.start], true);
-            earlier.and_then(|_| {
-                if self.p.out.len() > self.start {
-                    self.p.output.write(&self.p.out[self.start..], first)
-                } else {
-                    Ok(())
-                }
-            })
-        } else {
-            self.p.output.write(&self.p.out, first)
-        };
-        if self.p.out.len() > self.start {
-            self.flushed = true;
-        }
+        // Output of earlier files first, as its own chunk (empty chunks are
+        // not written).
+        let (earlier, own) = self.p.out.split_at(self.start);
+        let r = self
+            .p
+            .output
+            .write(earlier, true)
+            .and_then(|_| self.p.output.write(own, !self.flushed));
+        self.flushed |= !own.is_empty();
         self.p.out.clear();
         self.start = 0;
         r

@@ -77,6 +77,17 @@ pub struct SearcherConfig {
     pub read_size: usize,
 }
 
+impl SearcherConfig {
+    /// Bytes read at a time.
+    fn read_size(&self) -> usize {
+        if self.read_size == 0 {
+            READ_SIZE
+        } else {
+            self.read_size
+        }
+    }
+}
+
 /// A line without an end after this many bytes is streamed when its text is
 /// not needed (so `-c` on a 1 GB line stays within a few dozen MB). When the
 /// text is printed, the line is held: memory grows to about twice the
@@ -187,14 +198,6 @@ impl Searcher {
         &self.config
     }
 
-    fn read_size(&self) -> usize {
-        if self.config.read_size == 0 {
-            READ_SIZE
-        } else {
-            self.config.read_size
-        }
-    }
-
     /// Searches everything `reader` yields.
     pub fn search_reader<M: Matcher, R: Read, S: Sink>(
         &mut self,
@@ -206,7 +209,7 @@ impl Searcher {
             return Ok(SearchSummary::default());
         }
         let mut buf = std::mem::take(&mut self.buf);
-        let read_size = self.read_size();
+        let read_size = self.config.read_size();
         if buf.len() < read_size {
             buf.resize(read_size, 0);
         }
@@ -356,7 +359,7 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
         if STOP.load(std::sync::atomic::Ordering::Relaxed) {
             return Err(SearchError::Io(io::Error::from(io::ErrorKind::Interrupted)));
         }
-        let read_size = if self.config.read_size == 0 { READ_SIZE } else { self.config.read_size };
+        let read_size = self.config.read_size();
         if self.buf.len() - self.len < read_size / 2 + 1 {
             let new_len = (self.buf.len() * 2).max(self.len + read_size);
             self.buf.resize(new_len, 0);
@@ -384,25 +387,31 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
             }
         }
         self.bytes += (self.len - start) as u64;
+        Ok(self.detect_binary(start))
+    }
+
+    /// Binary detection on the bytes just read (`start..len`), as GNU grep:
+    /// from the first NUL on, NULs end lines. Returns false when the file
+    /// must be skipped (`-I`).
+    fn detect_binary(&mut self, start: usize) -> bool {
         if self.config.binary == BinaryMode::Text {
-            return Ok(true);
+            return true;
         }
         let new = &mut self.buf[start..self.len];
         if self.binary_offset.is_none() {
             if let Some(i) = memchr(0, new) {
                 self.binary_offset = Some(self.base + (start + i) as u64);
                 if self.config.binary == BinaryMode::SkipFile {
-                    return Ok(false);
+                    return false;
                 }
             }
         }
         if self.binary_offset.is_some() {
-            // As GNU grep: in a binary file, NUL bytes end lines.
             for b in new.iter_mut().filter(|b| **b == 0) {
                 *b = b'\n';
             }
         }
-        Ok(true)
+        true
     }
 
     /// Decides whether the unfinished line at `pos` matches by feeding it to
@@ -441,20 +450,8 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
                 }
             }
             self.bytes += self.len as u64;
-            if self.config.binary != BinaryMode::Text {
-                if let Some(i) = memchr(0, &self.buf[..self.len]) {
-                    if self.binary_offset.is_none() {
-                        self.binary_offset = Some(self.base + i as u64);
-                    }
-                    if self.config.binary == BinaryMode::SkipFile {
-                        return Ok(Streamed::SkipFile);
-                    }
-                }
-                if self.binary_offset.is_some() {
-                    for b in self.buf[..self.len].iter_mut().filter(|b| **b == 0) {
-                        *b = b'\n';
-                    }
-                }
+            if !self.detect_binary(0) {
+                return Ok(Streamed::SkipFile);
             }
         }
         if !matched {

@@ -8,29 +8,21 @@ use std::sync::atomic::{AtomicI32, Ordering};
 const SLOTS: usize = 256;
 static PIDS: [AtomicI32; SLOTS] = [const { AtomicI32::new(0) }; SLOTS];
 
-/// Records a running child; returns its slot (None if the table is full,
-/// in which case the child is simply not interrupted early).
-pub(crate) fn register(pid: u32) -> Option<usize> {
+/// Records a running child (if the table is full, the child is simply not
+/// interrupted early).
+pub(crate) fn register(pid: u32) {
     let pid = pid as i32;
-    (0..SLOTS)
-        .find(|&i| PIDS[i].compare_exchange(0, pid, Ordering::AcqRel, Ordering::Relaxed).is_ok())
+    let _ = PIDS
+        .iter()
+        .find(|slot| slot.compare_exchange(0, pid, Ordering::AcqRel, Ordering::Relaxed).is_ok());
 }
 
 /// Forgets a child that was waited for.
-pub(crate) fn unregister(slot: Option<usize>) {
-    if let Some(i) = slot {
-        PIDS[i].store(0, Ordering::Release);
-    }
-}
-
-/// Forgets the child with this pid.
-pub(crate) fn unregister_pid(pid: u32) {
+pub(crate) fn unregister(pid: u32) {
     let pid = pid as i32;
-    for slot in &PIDS {
-        if slot.compare_exchange(pid, 0, Ordering::AcqRel, Ordering::Relaxed).is_ok() {
-            return;
-        }
-    }
+    let _ = PIDS
+        .iter()
+        .find(|slot| slot.compare_exchange(pid, 0, Ordering::AcqRel, Ordering::Relaxed).is_ok());
 }
 
 /// Sends SIGINT to every running `-exec` child. Async-signal-safe: call it

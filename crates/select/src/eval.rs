@@ -480,9 +480,9 @@ impl<'a> Evaluator<'a> {
         }
         match c.spawn() {
             Ok(mut child) => {
-                let slot = crate::children::register(child.id());
+                crate::children::register(child.id());
                 let status = child.wait();
-                crate::children::unregister(slot);
+                crate::children::unregister(child.id());
                 status.is_ok_and(|s| s.success())
             }
             Err(err) => {
@@ -531,7 +531,7 @@ impl<'a> Evaluator<'a> {
 
     fn wait(&mut self, mut child: Child, name: &[u8]) {
         let result = child.wait();
-        forget_child(child.id());
+        crate::children::unregister(child.id());
         match result {
             Ok(s) if s.success() => {}
             Ok(_) => self.failed = true,
@@ -834,7 +834,7 @@ fn launch_shared(cmd: &FindCommand, i: usize, batch: Vec<Vec<u8>>, max: usize) -
             };
             if let Some(mut old) = oldest {
                 ok &= old.wait().is_ok_and(|s| s.success());
-                forget_child(old.id());
+                crate::children::unregister(old.id());
             }
         }
         Err(err) => {
@@ -865,15 +865,10 @@ pub fn finish_execs(cmd: &FindCommand) -> bool {
             std::mem::take(&mut spec.shared.lock().unwrap_or_else(|p| p.into_inner()).running);
         for mut child in running {
             ok &= child.wait().is_ok_and(|s| s.success());
-            forget_child(child.id());
+            crate::children::unregister(child.id());
         }
     }
     ok
-}
-
-/// Removes a waited-for child from the interrupt table.
-fn forget_child(pid: u32) {
-    crate::children::unregister_pid(pid);
 }
 
 /// Bytes of arguments one `-exec ... +` command may take: the system's limit

@@ -486,6 +486,28 @@ pub(crate) struct DirTask {
     stat: Option<libc::stat>,
 }
 
+/// Calls [`Visitor::visit_dir_end`] for the directory `name` in `parent`
+/// (followed or not, with its metadata if known), printed as `path`.
+fn dir_end<V: Visitor>(
+    v: &mut V,
+    (parent, name, followed, stat): (Option<&OpenDir>, &CStr, bool, Option<&libc::stat>),
+    path: &[u8],
+    depth: usize,
+) -> WalkState {
+    let path: &[u8] = if path.is_empty() { b"." } else { path };
+    let entry = Entry {
+        parent: parent.map(|p| p.fd.as_fd()),
+        name,
+        path,
+        depth,
+        file_type: FileType::Dir,
+        followed,
+        stat,
+        link_error: None,
+    };
+    v.visit_dir_end(&entry)
+}
+
 /// Appends `name` to a directory path the way entries are printed.
 pub(crate) fn join_path(out: &mut Vec<u8>, dir: &[u8], name: &[u8]) {
     out.clear();
@@ -550,35 +572,15 @@ impl<'w> DirReader<'w> {
         if !self.config.post_order {
             return WalkState::Continue;
         }
-        let path: &[u8] = if task.path.is_empty() { b"." } else { &task.path };
-        let entry = Entry {
-            parent: task.parent.as_ref().map(|p| p.fd.as_fd()),
-            name: &task.name,
-            path,
-            depth: task.depth,
-            file_type: FileType::Dir,
-            followed: task.followed,
-            stat: task.stat.as_ref(),
-            link_error: None,
-        };
-        v.visit_dir_end(&entry)
+        let at = (task.parent.as_deref(), task.name.as_c_str(), task.followed, task.stat.as_ref());
+        dir_end(v, at, &task.path, task.depth)
     }
 
     /// The post-order visit of a directory whose contents are all done.
     pub(crate) fn post_visit_dir<V: Visitor>(&mut self, dir: &OpenDir, v: &mut V) -> WalkState {
         let Some(post) = &dir.post else { return WalkState::Continue };
-        let path: &[u8] = if dir.path.is_empty() { b"." } else { &dir.path };
-        let entry = Entry {
-            parent: post.parent.as_ref().map(|p| p.fd.as_fd()),
-            name: &post.name,
-            path,
-            depth: dir.depth,
-            file_type: FileType::Dir,
-            followed: post.followed,
-            stat: post.stat.as_ref(),
-            link_error: None,
-        };
-        v.visit_dir_end(&entry)
+        let at = (post.parent.as_deref(), post.name.as_c_str(), post.followed, post.stat.as_ref());
+        dir_end(v, at, &dir.path, dir.depth)
     }
 
     /// Marks one work item of `dir` finished; for each directory whose
