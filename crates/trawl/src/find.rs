@@ -7,8 +7,9 @@ use std::mem::ManuallyDrop;
 use std::os::fd::FromRawFd;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::process::ExitCode;
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 
+use trawl_select::expr::{Action, Expr};
 use trawl_select::{Evaluator, FindCommand, Follow};
 use trawl_walk::{Entry, Visitor, WalkBuilder, WalkError, WalkErrorKind, WalkState};
 
@@ -33,18 +34,74 @@ Actions:   -print -print0 -printf FMT -fprint FILE -fprint0 FILE -fprintf FILE F
 
 /// Standard output for find: whole chunks under a lock.
 struct Stdout {
-    file: Mutex<ManuallyDrop<File>>,
+    inner: Mutex<StdoutInner>,
+}
+
+struct StdoutInner {
+    file: ManuallyDrop<File>,
+    /// A sorted walk's output, gathered for one large write.
+    gathered: Vec<u8>,
+}
+
+/// Sorted output is written once this much is gathered.
+const WRITE_AT: usize = 64 * 1024;
+
+impl Stdout {
+    fn lock(&self) -> MutexGuard<'_, StdoutInner> {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Writes one entry's output, after everything written before it (the
+    /// sorted walk calls this in walk order), gathering large writes.
+    fn write_in_order(&self, bytes: &[u8]) -> io::Result<()> {
+        let mut inner = self.lock();
+        inner.gathered.extend_from_slice(bytes);
+        if inner.gathered.len() >= WRITE_AT {
+            return inner.write_gathered();
+        }
+        Ok(())
+    }
+
+    /// Writes what is gathered.
+    fn flush(&self) -> io::Result<()> {
+        self.lock().write_gathered()
+    }
+}
+
+impl StdoutInner {
+    fn write_gathered(&mut self) -> io::Result<()> {
+        let r = self.file.write_all(&self.gathered);
+        self.gathered.clear();
+        r
+    }
 }
 
 impl trawl_select::Output for Stdout {
     fn write(&self, bytes: &[u8]) -> io::Result<()> {
-        self.file.lock().unwrap_or_else(|p| p.into_inner()).write_all(bytes)
+        let mut inner = self.lock();
+        inner.write_gathered()?;
+        inner.file.write_all(bytes)
+    }
+}
+
+/// In a sorted walk on several threads: what one thread's evaluator prints
+/// for the entry it visits, until the walk takes it (to write it in order).
+#[derive(Default)]
+struct Capture(Mutex<Vec<u8>>);
+
+impl trawl_select::Output for Capture {
+    fn write(&self, bytes: &[u8]) -> io::Result<()> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).extend_from_slice(bytes);
+        Ok(())
     }
 }
 
 struct FindVisitor<'a> {
     cmd: &'a FindCommand,
     eval: Evaluator<'a>,
+    /// Sorted on several threads: where the evaluator prints.
+    capture: Option<&'a Capture>,
+    out: &'a Stdout,
 }
 
 impl FindVisitor<'_> {
@@ -94,6 +151,38 @@ impl Visitor for FindVisitor<'_> {
         let _ = io::stderr().lock().write_all(format!("trawl: '{path}': {msg}\n").as_bytes());
         WalkState::Continue
     }
+
+    fn take_output(&mut self, out: &mut Vec<u8>) {
+        if let Some(capture) = self.capture {
+            self.eval.flush();
+            out.append(&mut capture.0.lock().unwrap_or_else(|p| p.into_inner()));
+        }
+    }
+
+    fn write_output(&mut self, output: &[u8]) -> WalkState {
+        if self.out.write_in_order(output).is_err() {
+            // As the evaluator does: a closed output ends the run quietly.
+            self.eval.output_closed = true;
+            return WalkState::Quit;
+        }
+        WalkState::Continue
+    }
+}
+
+/// Whether evaluating `x` does nothing but test and print to standard
+/// output: then a sorted walk may evaluate entries out of order, on every
+/// thread, and write what they print in order. Other actions (`-exec`,
+/// `-delete`, `-quit`, `-fprint`...) need the evaluations themselves in
+/// order, on one thread.
+fn prints_only(x: &Expr) -> bool {
+    match x {
+        Expr::And(a, b) | Expr::Or(a, b) | Expr::Comma(a, b) => prints_only(a) && prints_only(b),
+        Expr::Not(a) => prints_only(a),
+        Expr::Test(_) => true,
+        Expr::Action(a) => {
+            matches!(a, Action::Print(_) | Action::Printf(_) | Action::Ls(None) | Action::Prune)
+        }
+    }
 }
 
 /// Runs `trawl find ARGS`.
@@ -112,17 +201,24 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
     };
     // SAFETY: fd 1 stays open for the life of the process; ManuallyDrop keeps
     // this File from closing it.
-    let out = Stdout { file: Mutex::new(ManuallyDrop::new(unsafe { File::from_raw_fd(1) })) };
+    let file = ManuallyDrop::new(unsafe { File::from_raw_fd(1) });
+    let out = Stdout { inner: Mutex::new(StdoutInner { file, gathered: Vec::new() }) };
     // Reading directories blocks on the disk when the cache is cold: more
     // threads than CPUs keep it busy (cold Linux tree: 0.34 s on 2 threads,
     // 0.12 s on 24), and cost little when warm (27 ms vs 34 ms).
-    let threads = match cmd.threads {
+    let mut threads = match cmd.threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()).max(24),
         n => n,
     };
+    // Sorted: in parallel when evaluations only print (their output is
+    // captured and written in order), else on one thread, in order.
+    let in_order = cmd.sorted && threads > 1 && prints_only(&cmd.expr);
+    if cmd.sorted && !in_order {
+        threads = 1;
+    }
     cmd.escape_names = std::io::stdout().is_terminal();
     let mut walk = WalkBuilder::new();
-    walk.threads(if cmd.sorted { 1 } else { threads })
+    walk.threads(threads)
         .follow_links(cmd.follow == Follow::Always)
         .follow_roots(cmd.follow != Follow::Never)
         .max_depth(cmd.max_depth)
@@ -132,11 +228,22 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
     for p in &cmd.paths {
         walk.add_root(OsStr::from_bytes(p));
     }
+    let captures: Vec<Capture> =
+        (0..if in_order { threads } else { 0 }).map(|_| Capture::default()).collect();
+    let visitors = walk.run(|i| {
+        let capture = captures.get(i);
+        let output: &dyn trawl_select::Output = match capture {
+            Some(c) => c,
+            None => &out,
+        };
+        FindVisitor { cmd: &cmd, eval: Evaluator::new(&cmd, output), capture, out: &out }
+    });
     let mut failed = false;
-    for mut v in walk.run(|_| FindVisitor { cmd: &cmd, eval: Evaluator::new(&cmd, &out) }) {
+    for mut v in visitors {
         v.eval.finish();
         failed |= v.eval.failed;
     }
+    let _ = out.flush();
     failed |= !trawl_select::finish_execs(&cmd);
     if crate::interrupted() {
         crate::die_of_interrupt();

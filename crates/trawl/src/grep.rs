@@ -62,7 +62,7 @@ pub fn run(ctx: &Context<'_>) -> Stats {
     let cfg = ctx.cfg;
     let mut stats = Stats::default();
     let mut walk = WalkBuilder::new();
-    walk.threads(if cfg.sorted { 1 } else { cfg.threads })
+    walk.threads(cfg.threads)
         .follow_links(cfg.follow_links)
         .max_depth(cfg.max_depth)
         .same_file_system(cfg.one_file_system)
@@ -84,17 +84,89 @@ pub fn run(ctx: &Context<'_>) -> Stats {
             }
         }
     }
-    if roots > 0 && !ctx.quit.load(Ordering::Relaxed) {
-        let visitors = if cfg.threads == 0 {
-            crate::cold::run(&walk, |_| GrepVisitor::new(ctx))
-        } else {
-            walk.run(|_| GrepVisitor::new(ctx))
-        };
-        for mut v in visitors {
+    if roots == 0 || ctx.quit.load(Ordering::Relaxed) {
+        return stats;
+    }
+    if cfg.sorted {
+        for mut v in run_walk(cfg, &walk, |_| InOrder { grep: GrepVisitor::new(ctx), out: vec![] })
+        {
+            stats.add(&v.grep.finish());
+        }
+        if let Err(e) = ctx.out.flush() {
+            write_failed(ctx, &e);
+        }
+    } else {
+        for mut v in run_walk(cfg, &walk, |_| GrepVisitor::new(ctx)) {
             stats.add(&v.finish());
         }
     }
     stats
+}
+
+/// Runs the walk on `-j` threads, or from one per CPU growing when the disk
+/// is read (no `-j`).
+fn run_walk<V: Visitor>(
+    cfg: &Config,
+    walk: &WalkBuilder,
+    make_visitor: impl Fn(usize) -> V + Sync,
+) -> Vec<V> {
+    if cfg.threads == 0 {
+        crate::cold::run(walk, make_visitor)
+    } else {
+        walk.run(make_visitor)
+    }
+}
+
+/// Writing standard output failed: the run stops (quietly for a closed pipe).
+fn write_failed(ctx: &Context<'_>, e: &io::Error) {
+    if !ctx.out.broken_pipe() {
+        ctx.report(format!("write error: {}", trawl_walk::io_message(e)).as_bytes(), true);
+    }
+    ctx.quit.store(true, Ordering::Relaxed);
+}
+
+/// A thread's searcher in a sorted walk (`--sort path`): files are searched
+/// in parallel, and each one's output is captured and handed to the walk,
+/// which writes it in walk order.
+struct InOrder<'a> {
+    grep: GrepVisitor<'a>,
+    /// The output of the entry just visited.
+    out: Vec<u8>,
+}
+
+impl Visitor for InOrder<'_> {
+    fn visit(&mut self, entry: &Entry<'_>) -> WalkState {
+        let InOrder { grep, out } = self;
+        grep.ctx.out.capture(out, || {
+            let state = grep.visit(entry);
+            // The printer may still hold the end of the file's output
+            // (captured: writing cannot fail).
+            let _ = grep.printer.flush();
+            state
+        })
+    }
+
+    fn error(&mut self, err: WalkError) -> WalkState {
+        self.grep.error(err)
+    }
+
+    fn take_output(&mut self, out: &mut Vec<u8>) {
+        if out.is_empty() {
+            std::mem::swap(out, &mut self.out);
+        } else {
+            out.append(&mut self.out);
+        }
+    }
+
+    fn write_output(&mut self, output: &[u8]) -> WalkState {
+        match self.grep.ctx.out.write_in_order(output) {
+            Ok(()) => WalkState::Continue,
+            Err(e) => {
+                write_failed(self.grep.ctx, &e);
+                WalkState::Quit
+            }
+        }
+    }
 }
 
 /// One thread's searcher, printer and buffers.

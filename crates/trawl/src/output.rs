@@ -1,5 +1,12 @@
 //! Standard output, shared by all threads.
+//!
+//! Unsorted, printers hand over whole files' output and it is written at once
+//! under a lock. Sorted (`--sort path`), each walker thread's output for an
+//! entry is captured ([`Stdout::capture`]) and handed to the walk, which
+//! passes it back in walk order ([`Stdout::write_in_order`]); it is then
+//! gathered into large writes.
 
+use std::cell::RefCell;
 use std::fs::File;
 use std::io::{self, Write};
 use std::mem::ManuallyDrop;
@@ -9,6 +16,9 @@ use std::sync::Mutex;
 
 use crate::config::Config;
 
+/// Sorted output is written once this much is gathered.
+const WRITE_AT: usize = 64 * 1024;
+
 /// Writes whole chunks to file descriptor 1 under a lock (no extra buffering:
 /// printers already hand over large chunks).
 pub struct Stdout {
@@ -16,6 +26,8 @@ pub struct Stdout {
     /// Context is on: separate groups of different files with `--`.
     context: bool,
     separator: Vec<u8>,
+    /// `--line-buffered`: sorted output is written entry by entry.
+    line_buffered: bool,
     broken: AtomicBool,
 }
 
@@ -23,6 +35,14 @@ struct Inner {
     file: ManuallyDrop<File>,
     /// Some group of lines was written (the next file's group needs `--`).
     group_written: bool,
+    /// Sorted output gathered for one large write.
+    gathered: Vec<u8>,
+}
+
+thread_local! {
+    /// While this thread visits an entry of a sorted walk: where what it
+    /// writes goes instead.
+    static CAPTURE: RefCell<Option<Vec<u8>>> = const { RefCell::new(None) };
 }
 
 impl Stdout {
@@ -31,9 +51,10 @@ impl Stdout {
         // keeps this File from closing it.
         let file = ManuallyDrop::new(unsafe { File::from_raw_fd(1) });
         Stdout {
-            inner: Mutex::new(Inner { file, group_written: false }),
+            inner: Mutex::new(Inner { file, group_written: false, gathered: Vec::new() }),
             context: cfg.printer.context,
             separator: trawl_printer::group_separator(cfg.printer.colors.as_ref()),
+            line_buffered: cfg.printer.line_buffered,
             broken: AtomicBool::new(false),
         }
     }
@@ -42,6 +63,66 @@ impl Stdout {
     pub fn broken_pipe(&self) -> bool {
         self.broken.load(Ordering::Relaxed)
     }
+
+    /// Runs `f` with what this thread writes appended to `into` instead of
+    /// written (the output of one entry of a sorted walk, whole: a file's
+    /// output is one group of context, as [`Stdout::write_in_order`] expects).
+    pub fn capture<R>(&self, into: &mut Vec<u8>, f: impl FnOnce() -> R) -> R {
+        CAPTURE.with(|c| *c.borrow_mut() = Some(std::mem::take(into)));
+        let r = f();
+        *into = CAPTURE.with(|c| c.borrow_mut().take()).unwrap_or_default();
+        r
+    }
+
+    /// Writes one file's output, after everything written before it (the
+    /// walk calls this in walk order): `--` goes before it as it would
+    /// before an unsorted file's first chunk. Output is gathered into large
+    /// writes; [`Stdout::flush`] writes the rest.
+    pub fn write_in_order(&self, bytes: &[u8]) -> io::Result<()> {
+        if bytes.is_empty() {
+            return Ok(());
+        }
+        let mut inner = self.lock();
+        let inner = &mut *inner;
+        if self.context {
+            if inner.group_written {
+                inner.gathered.extend_from_slice(&self.separator);
+            }
+            inner.group_written = true;
+        }
+        inner.gathered.extend_from_slice(bytes);
+        if inner.gathered.len() >= WRITE_AT || self.line_buffered {
+            return self.write_gathered(inner);
+        }
+        Ok(())
+    }
+
+    /// Writes gathered sorted output.
+    pub fn flush(&self) -> io::Result<()> {
+        self.write_gathered(&mut self.lock())
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn write_gathered(&self, inner: &mut Inner) -> io::Result<()> {
+        if inner.gathered.is_empty() {
+            return Ok(());
+        }
+        let r = inner.file.write_all(&inner.gathered);
+        inner.gathered.clear();
+        self.note_error(r)
+    }
+
+    fn note_error(&self, result: io::Result<()>) -> io::Result<()> {
+        if let Err(e) = &result {
+            if e.kind() == io::ErrorKind::BrokenPipe {
+                self.broken.store(true, Ordering::Relaxed);
+            }
+        }
+        result
+    }
 }
 
 impl trawl_printer::Output for Stdout {
@@ -49,20 +130,26 @@ impl trawl_printer::Output for Stdout {
         if bytes.is_empty() {
             return Ok(());
         }
-        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        let mut result = Ok(());
+        let captured = CAPTURE.with(|c| match c.borrow_mut().as_mut() {
+            Some(into) => {
+                into.extend_from_slice(bytes);
+                true
+            }
+            None => false,
+        });
+        if captured {
+            return Ok(());
+        }
+        let mut inner = self.lock();
+        // Sorted output gathered so far comes first.
+        let mut result = self.write_gathered(&mut inner);
         if self.context && first {
-            if inner.group_written {
+            if inner.group_written && result.is_ok() {
                 result = inner.file.write_all(&self.separator);
             }
             inner.group_written = true;
         }
         let result = result.and_then(|_| inner.file.write_all(bytes));
-        if let Err(e) = &result {
-            if e.kind() == io::ErrorKind::BrokenPipe {
-                self.broken.store(true, Ordering::Relaxed);
-            }
-        }
-        result
+        self.note_error(result)
     }
 }

@@ -7,6 +7,8 @@
 //! - `patterns`: pattern semantics; `options`: grep's options; `files`:
 //!   binary and big files, names, deep paths, symlinks, FIFOs;
 //!   `trawl_only`: options grep lacks (--json, --stats, --sort, ...).
+//! - `sorted`: `--sort path` and `find --sort` (parallel, written in walk
+//!   order) against GNU grep given the files in walk order.
 //! - `find`: `trawl find` against GNU find, on the trees of `find_fixtures`.
 //! - `faults`: special files, loops, permissions, races, huge inputs,
 //!   signals, broken pipes, names on a terminal.
@@ -25,4 +27,5 @@ mod find;
 mod options;
 mod patterns;
 mod properties;
+mod sorted;
 mod trawl_only;

@@ -65,9 +65,10 @@ fn bench_walk(c: &mut Criterion) {
     let mut g = c.benchmark_group("walk");
     g.throughput(Throughput::Elements(entries));
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut variants = vec![("1_thread", 1, false), ("sorted", 1, true)];
+    let mut variants = vec![("1_thread", 1, false), ("sorted_1_thread", 1, true)];
     if cpus > 1 {
         variants.push(("all_threads", cpus, false));
+        variants.push(("sorted_all_threads", cpus, true));
     }
     for (name, threads, sorted) in variants {
         assert_eq!(walk(tmp.path(), threads, sorted), entries);

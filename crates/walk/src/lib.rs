@@ -13,6 +13,12 @@
 //! The threads that walk are the threads that visit: a [`Visitor`] runs on
 //! each of them, and searching a file happens inside [`Visitor::visit`].
 //!
+//! A sorted walk ([`WalkBuilder::sorted`]) is depth first with each
+//! directory's entries in name-byte order. It still runs on every thread:
+//! entries are visited out of order, earliest first, and the output each
+//! visit hands over ([`Visitor::take_output`]) is written in walk order
+//! ([`Visitor::write_output`]) through a bounded reorder buffer.
+//!
 //! ```no_run
 //! use trawl_walk::{Entry, Visitor, WalkBuilder, WalkError, WalkState};
 //! struct Count(usize);
@@ -31,8 +37,8 @@
 
 mod dirent;
 mod ignore_files;
+mod ordered;
 mod parallel;
-mod sorted;
 
 use std::ffi::{CStr, CString, OsStr};
 use std::fmt;
@@ -42,6 +48,7 @@ use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 pub use crate::dirent::FileType;
 use crate::ignore_files::IgnoreStack;
@@ -69,6 +76,19 @@ pub trait Visitor: Send {
     /// With [`WalkBuilder::post_order`]: called for each directory after
     /// everything below it (or at once if it is not descended into).
     fn visit_dir_end(&mut self, _entry: &Entry<'_>) -> WalkState {
+        WalkState::Continue
+    }
+
+    /// In a sorted walk: appends to `out` the output made by the visit that
+    /// just returned (`visit`, or `visit_dir_end`). The walk holds it until
+    /// everything before it in walk order was written, then hands it to
+    /// [`Visitor::write_output`]. By default a visitor hands over nothing:
+    /// it writes as it goes, which keeps the order only on one thread.
+    fn take_output(&mut self, _out: &mut Vec<u8>) {}
+
+    /// In a sorted walk: writes one entry's output, in walk order. Called on
+    /// any thread's visitor, one call at a time; Quit stops the walk.
+    fn write_output(&mut self, _output: &[u8]) -> WalkState {
         WalkState::Continue
     }
 }
@@ -293,10 +313,15 @@ pub struct WalkBuilder {
     max_depth: Option<usize>,
     same_file_system: bool,
     sorted: bool,
+    reorder_buffer: usize,
     ignore_files: bool,
     follow_roots: bool,
     post_order: bool,
 }
+
+/// Output a sorted walk holds, by default, for entries whose predecessors
+/// are not finished (see [`WalkBuilder::reorder_buffer`]).
+pub const DEFAULT_REORDER_BUFFER: usize = 32 << 20;
 
 impl Default for WalkBuilder {
     fn default() -> Self {
@@ -314,6 +339,7 @@ impl WalkBuilder {
             max_depth: None,
             same_file_system: false,
             sorted: false,
+            reorder_buffer: DEFAULT_REORDER_BUFFER,
             ignore_files: false,
             follow_roots: true,
             post_order: false,
@@ -372,10 +398,22 @@ impl WalkBuilder {
         self
     }
 
-    /// Visit in depth-first order, each directory's entries sorted by name
-    /// bytes (on one thread).
+    /// Walk in depth-first order, each directory's entries sorted by name
+    /// bytes (with post-order visits after a directory's entries). On one
+    /// thread the visits happen in that order; on more, they happen in
+    /// parallel, earliest first, and only the output visitors hand over
+    /// ([`Visitor::take_output`]) comes out in that order.
     pub fn sorted(&mut self, yes: bool) -> &mut Self {
         self.sorted = yes;
+        self
+    }
+
+    /// In a sorted walk: once the output of finished entries that wait for
+    /// an earlier one passes `bytes`, threads wait rather than run further
+    /// ahead (the earliest entry is always taken). Memory then stays under
+    /// about `bytes` plus the output of the entries being visited.
+    pub fn reorder_buffer(&mut self, bytes: usize) -> &mut Self {
+        self.reorder_buffer = bytes;
         self
     }
 
@@ -401,9 +439,7 @@ impl WalkBuilder {
         F: Fn(usize) -> V + Sync,
     {
         if self.sorted {
-            let mut v = make_visitor(0);
-            sorted::walk(self, &mut v);
-            vec![v]
+            ordered::walk(self, self.thread_count(), None, &make_visitor)
         } else {
             parallel::walk(self, self.thread_count(), None, &make_visitor)
         }
@@ -423,11 +459,53 @@ impl WalkBuilder {
         V: Visitor,
         F: Fn(usize) -> V + Sync,
     {
+        let growth = Some((max_threads, blocked));
         if self.sorted {
-            return self.run(make_visitor);
+            ordered::walk(self, self.thread_count(), growth, &make_visitor)
+        } else {
+            parallel::walk(self, self.thread_count(), growth, &make_visitor)
         }
-        parallel::walk(self, self.thread_count(), Some((max_threads, blocked)), &make_visitor)
     }
+}
+
+/// Runs the walk's threads: `start(i)` makes the work of thread `i` (called
+/// in order of `i`). With growth, `threads` start and the rest, up to the
+/// maximum, join once `blocked` is set (by visitors that see reads wait on
+/// the disk): a cold cache gets more requests in flight, a warm run never
+/// pays for them. Returns each thread's result, by index.
+pub(crate) fn run_threads<V, T>(
+    threads: usize,
+    growth: Option<(usize, &AtomicBool)>,
+    mut start: impl FnMut(usize) -> T,
+) -> Vec<V>
+where
+    V: Send,
+    T: FnOnce() -> V + Send,
+{
+    let threads = threads.max(1);
+    let max = growth.map_or(threads, |(max, _)| max.max(threads));
+    std::thread::scope(|s| {
+        let mut spawn = |i: usize| {
+            std::thread::Builder::new()
+                .name(format!("trawl-{i}"))
+                .spawn_scoped(s, start(i))
+                .expect("spawn walker thread")
+        };
+        let mut handles: Vec<_> = (0..threads).map(&mut spawn).collect();
+        if let Some((_, blocked)) = growth {
+            loop {
+                if blocked.load(Ordering::Relaxed) {
+                    handles.extend((threads..max).map(&mut spawn));
+                    break;
+                }
+                if handles.iter().all(|h| h.is_finished()) {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        }
+        handles.into_iter().map(|h| h.join().expect("walker thread panicked")).collect()
+    })
 }
 
 /// An open directory and what its children need to know about it.
@@ -554,7 +632,9 @@ pub(crate) struct DirReader<'w> {
 pub(crate) struct Child {
     pub(crate) name: CString,
     pub(crate) file_type: FileType,
-    pub(crate) stat: Option<libc::stat>,
+    /// Boxed: it is rarely read during a walk, and children are moved
+    /// around (sorted, batched) in large numbers.
+    pub(crate) stat: Option<Box<libc::stat>>,
     pub(crate) followed: bool,
     /// errno of following a symlink that could not be followed.
     pub(crate) link_error: Option<i32>,
@@ -711,7 +791,7 @@ impl<'w> DirReader<'w> {
                         Ok(st) => {
                             followed = follow && file_type != FileType::Unknown;
                             file_type = FileType::from_mode(st.st_mode);
-                            stat = Some(st);
+                            stat = Some(Box::new(st));
                         }
                         Err(e) => {
                             if follow {
@@ -725,7 +805,7 @@ impl<'w> DirReader<'w> {
                                         out.push(Child {
                                             name: name.to_owned(),
                                             file_type,
-                                            stat: Some(st),
+                                            stat: Some(Box::new(st)),
                                             followed: false,
                                             link_error: e.raw_os_error(),
                                             ino,
@@ -802,7 +882,7 @@ impl<'w> DirReader<'w> {
             depth: dir.depth + 1,
             file_type: child.file_type,
             followed: child.followed,
-            stat: child.stat.as_ref(),
+            stat: child.stat.as_deref(),
             link_error: child.link_error,
         };
         let state = v.visit(&entry);
@@ -816,7 +896,7 @@ impl<'w> DirReader<'w> {
                     path: self.path.clone(),
                     depth: dir.depth + 1,
                     followed: child.followed,
-                    stat: child.stat,
+                    stat: child.stat.as_deref().copied(),
                 };
                 return (state, Some(task));
             }

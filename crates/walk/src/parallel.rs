@@ -10,7 +10,7 @@ use crate::{Child, DirReader, DirTask, OpenDir, Visitor, WalkBuilder, WalkState}
 
 /// Files of one directory handed out together: small enough to balance a
 /// huge directory across threads, large enough to keep the deques cheap.
-const FILE_BATCH: usize = 16;
+pub(crate) const FILE_BATCH: usize = 16;
 
 enum Work {
     Root(usize),
@@ -36,10 +36,9 @@ where
     V: Visitor,
     F: Fn(usize) -> V + Sync,
 {
-    let threads = threads.max(1);
     // With growth, deques exist for every thread that may join; the ones not
     // started stay empty, so stealing from them finds nothing.
-    let max = growth.map_or(threads, |(max, _)| max.max(threads));
+    let max = growth.map_or(threads, |(max, _)| max.max(threads)).max(1);
     let workers: Vec<Worker<Work>> = (0..max).map(|_| Worker::new_lifo()).collect();
     let shared = Shared {
         injector: Injector::new(),
@@ -50,33 +49,15 @@ where
     for i in 0..config.roots.len() {
         shared.injector.push(Work::Root(i));
     }
-    std::thread::scope(|s| {
-        let shared = &shared;
-        let spawn = |i: usize, local: Worker<Work>| {
-            std::thread::Builder::new()
-                .name(format!("trawl-{i}"))
-                .spawn_scoped(s, move || {
-                    let mut v = make_visitor(i);
-                    Thread { config, shared, local, reader: DirReader::new(config) }.run(&mut v);
-                    v
-                })
-                .expect("spawn walker thread")
-        };
-        let mut later = workers.into_iter().enumerate();
-        let mut handles: Vec<_> = later.by_ref().take(threads).map(|(i, w)| spawn(i, w)).collect();
-        if let Some((_, blocked)) = growth {
-            // Wait while watching for the visitors' sign that reads block
-            // (a cold cache): then start the other workers, so the disk
-            // has more requests in flight. A warm run never pays for them.
-            while !handles.iter().all(|h| h.is_finished()) {
-                if blocked.load(Ordering::Relaxed) {
-                    handles.extend(later.by_ref().map(|(i, w)| spawn(i, w)));
-                    break;
-                }
-                std::thread::sleep(Duration::from_millis(2));
-            }
+    let shared = &shared;
+    let mut workers = workers.into_iter();
+    crate::run_threads(threads, growth, |i| {
+        let local = workers.next().expect("a deque per thread");
+        move || {
+            let mut v = make_visitor(i);
+            Thread { config, shared, local, reader: DirReader::new(config) }.run(&mut v);
+            v
         }
-        handles.into_iter().map(|h| h.join().expect("walker thread panicked")).collect()
     })
 }
 
