@@ -75,9 +75,21 @@ pub struct SearcherConfig {
     /// Bytes read at a time (0: 256 KiB). Tests use tiny sizes to put line
     /// and match edges at every buffer position.
     pub read_size: usize,
+    /// Bytes per part when one file is searched by several threads (0:
+    /// [`PART_SIZE`]). Tests use tiny parts to put part edges everywhere.
+    pub part_size: u64,
 }
 
 impl SearcherConfig {
+    /// Bytes per part of a file searched in parallel.
+    fn part_size(&self) -> u64 {
+        if self.part_size == 0 {
+            PART_SIZE
+        } else {
+            self.part_size
+        }
+    }
+
     /// Bytes read at a time.
     fn read_size(&self) -> usize {
         if self.read_size == 0 {
@@ -144,7 +156,37 @@ pub struct SearchSummary {
     pub bytes: u64,
     /// Offset of the first NUL byte, if the file was found to be binary.
     pub binary_offset: Option<u64>,
+    /// For [`Searcher::search_part`] with line numbers on: the numbers of the
+    /// lines holding the first and last byte of the part (1 + the newlines
+    /// read before each end); None where the search stopped before an end.
+    pub part_lines: (Option<u64>, Option<u64>),
 }
+
+/// A part of a file searched alone by [`Searcher::search_part`]: only lines
+/// starting in `start..end` (offsets from the reader's start) are selected;
+/// the lines before `start` serve as before-context and those after `end` as
+/// after-context.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub struct Part {
+    /// Offset of the part's first byte.
+    pub start: u64,
+    /// Offset just past its last byte.
+    pub end: u64,
+    /// Whether the file was already found binary before this part (a NUL
+    /// earlier in the file): NULs end lines and no line is printed.
+    pub binary: bool,
+    /// Offset in the file of the reader's first byte.
+    pub origin: u64,
+}
+
+impl Part {
+    /// The whole input.
+    const WHOLE: Part = Part { start: 0, end: u64::MAX, binary: false, origin: 0 };
+}
+
+/// Bytes read at a time past the end of a part (for its last line and
+/// after-context).
+const MARGIN_READ: usize = 64 * 1024;
 
 /// Error of a search: reading failed, the matcher failed, or the sink failed.
 #[derive(Debug)]
@@ -205,6 +247,18 @@ impl Searcher {
         reader: R,
         sink: &mut S,
     ) -> Result<SearchSummary, SearchError> {
+        self.search_part(matcher, reader, sink, Part::WHOLE)
+    }
+
+    /// Searches the lines of `reader` that start inside `part`, reading no
+    /// further past its end than the last such line and after-context need.
+    pub fn search_part<M: Matcher, R: Read, S: Sink>(
+        &mut self,
+        matcher: &M,
+        reader: R,
+        sink: &mut S,
+        part: Part,
+    ) -> Result<SearchSummary, SearchError> {
         if self.config.max_count == Some(0) {
             return Ok(SearchSummary::default());
         }
@@ -213,8 +267,8 @@ impl Searcher {
         if buf.len() < read_size {
             buf.resize(read_size, 0);
         }
-        let mut run = Run::new(&self.config, matcher, sink, reader, &mut buf);
-        let result = run.search();
+        let mut run = Run::new(&self.config, matcher, sink, reader, &mut buf, part);
+        let result = run.search().map(|s| run.finish_part(s));
         if buf.len() > SHRINK_ABOVE {
             buf = Vec::new();
         }
@@ -264,7 +318,14 @@ struct Run<'a, M, S, R> {
     /// `-m` reached: only trailing context is still wanted.
     done: bool,
     binary_offset: Option<u64>,
+    /// Offset of the start of the line holding the first NUL: lines from
+    /// there on are binary (u64::MAX: none yet).
+    binary_line: u64,
     bytes: u64,
+    /// The part whose lines are selected ([`Part::WHOLE`] but for chunks).
+    part: Part,
+    /// Line numbers at the part's start and end, once counted past them.
+    part_lines: (Option<u64>, Option<u64>),
 }
 
 /// Whether to go on after a step.
@@ -277,6 +338,7 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
         sink: &'a mut S,
         reader: R,
         buf: &'a mut Vec<u8>,
+        part: Part,
     ) -> Self {
         Run {
             config,
@@ -296,8 +358,11 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
             line_number: 1,
             selected: 0,
             done: false,
-            binary_offset: None,
+            binary_offset: if part.binary { Some(0) } else { None },
+            binary_line: if part.binary { 0 } else { u64::MAX },
             bytes: 0,
+            part,
+            part_lines: (if part.start == 0 { Some(1) } else { None }, None),
         }
     }
 
@@ -306,7 +371,31 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
             selected: self.selected,
             bytes: self.bytes,
             binary_offset: self.binary_offset,
+            part_lines: (None, None),
         }
+    }
+
+    /// Completes the summary of a part: the line number at its end, when the
+    /// search got that far.
+    fn finish_part(&mut self, mut s: SearchSummary) -> SearchSummary {
+        if self.part.end != u64::MAX
+            && self.config.line_numbers
+            && self.part_lines.1.is_none()
+            && self.part.end >= self.base
+        {
+            let end = self.part.end - self.base;
+            if end <= self.len as u64 {
+                self.count_lines_to(end as usize);
+                if self.counted_to == end as usize && self.part_lines.1.is_none() {
+                    self.part_lines.1 = Some(self.line_number);
+                }
+            } else if self.eof {
+                self.count_lines_to(self.len);
+                self.part_lines.1 = Some(self.line_number);
+            }
+        }
+        s.part_lines = self.part_lines;
+        s
     }
 
     fn search(&mut self) -> Result<SearchSummary, SearchError> {
@@ -319,8 +408,26 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
                 self.len
             } else {
                 match memrchr(b'\n', &self.buf[self.pos..self.len]) {
+                    // A line begun before the part runs past its end: the
+                    // part holds no line start.
+                    None if self.base + (self.pos as u64) < self.part.start
+                        && self.base + self.len as u64 >= self.part.end =>
+                    {
+                        if self.config.line_numbers {
+                            self.count_lines_to(self.pos);
+                            self.part_lines = (Some(self.line_number), Some(self.line_number));
+                        }
+                        return Ok(self.summary());
+                    }
                     Some(i) => self.pos + i + 1,
-                    None if self.config.lines_unneeded && self.len - self.pos >= LONG_LINE => {
+                    // Only after-context is wanted, and lines are not printed.
+                    None if self.done && self.config.lines_unneeded => {
+                        return Ok(self.summary());
+                    }
+                    None if self.config.lines_unneeded
+                        && self.len - self.pos >= LONG_LINE
+                        && self.base + self.pos as u64 >= self.part.start =>
+                    {
                         match self.stream_long_line()? {
                             Streamed::Unsupported => continue,
                             Streamed::SkipFile => return Ok(self.summary()),
@@ -340,10 +447,10 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
             };
             let go_on = if self.done {
                 self.trailing_context(end)?
-            } else if self.config.invert {
-                self.search_inverted(end)?
+            } else if self.part == Part::WHOLE {
+                self.search_lines(end)?
             } else {
-                self.search_matches(end)?
+                self.search_in_part(end)?
             };
             self.pos = end;
             if !go_on || self.eof || (self.done && self.after_left == 0) {
@@ -351,6 +458,44 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
             }
             self.roll();
         }
+    }
+
+    /// Searches `pos..end` for selected lines.
+    fn search_lines(&mut self, end: usize) -> Flow {
+        if self.config.invert {
+            self.search_inverted(end)
+        } else {
+            self.search_matches(end)
+        }
+    }
+
+    /// Searches the lines of `pos..end` that start inside the part; once
+    /// past its end, only after-context is still wanted.
+    fn search_in_part(&mut self, end: usize) -> Flow {
+        // Lines begun before the part are left for before-context.
+        let start = self.part.start.saturating_sub(self.base);
+        if (self.pos as u64) < start {
+            let s = (start - 1) as usize;
+            match self.buf.get(s..end).and_then(|b| memchr(b'\n', b)) {
+                Some(i) => self.pos = s + i + 1,
+                None => return Ok(true),
+            }
+        }
+        let stop = self.part.end.saturating_sub(self.base);
+        if stop >= end as u64 {
+            return self.search_lines(end);
+        }
+        // Lines from the first one starting at or after the part's end are
+        // only context.
+        let clip = match (stop as usize).checked_sub(1) {
+            Some(s) if s >= self.pos => memchr(b'\n', &self.buf[s..end]).map_or(end, |i| s + i + 1),
+            _ => self.pos,
+        };
+        if !self.search_lines(clip)? {
+            return Ok(false);
+        }
+        self.done = true;
+        self.trailing_context(end)
     }
 
     /// Reads more data after `len`, growing the buffer when it is full.
@@ -366,8 +511,21 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
         }
         let start = self.len;
         // Fill the buffer up: fewer matcher calls, and a small file in one go.
-        while self.len < self.buf.len() {
-            match self.reader.read(&mut self.buf[self.len..]) {
+        // A part is read to its end, then a little at a time past it.
+        let mut limit = self.buf.len();
+        if self.part.end != u64::MAX {
+            let at = self.base + self.len as u64;
+            let want = if at < self.part.end {
+                (self.part.end - at).min(limit as u64) as usize
+            } else {
+                // As much as the unfinished line holds: a long line is
+                // read in doubling pieces, not rescanned 64 KiB at a time.
+                MARGIN_READ.max(self.len - self.pos)
+            };
+            limit = limit.min(self.len + want);
+        }
+        while self.len < limit {
+            match self.reader.read(&mut self.buf[self.len..limit]) {
                 Ok(0) => {
                     self.eof = true;
                     break;
@@ -390,24 +548,35 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
         Ok(self.detect_binary(start))
     }
 
-    /// Binary detection on the bytes just read (`start..len`), as GNU grep:
-    /// from the first NUL on, NULs end lines. Returns false when the file
-    /// must be skipped (`-I`).
+    /// Binary detection on the bytes just read (`start..len`): a file with
+    /// a NUL in its first read (256 KiB) is binary from the start, as GNU
+    /// grep's; with a later NUL, from the line holding it (GNU grep: from
+    /// its read buffer holding it, which no other buffer size reproduces).
+    /// NULs then end lines. Returns false when the file must be skipped (`-I`).
     fn detect_binary(&mut self, start: usize) -> bool {
         if self.config.binary == BinaryMode::Text {
             return true;
         }
-        let new = &mut self.buf[start..self.len];
         if self.binary_offset.is_none() {
-            if let Some(i) = memchr(0, new) {
-                self.binary_offset = Some(self.base + (start + i) as u64);
+            if let Some(i) = memchr(0, &self.buf[start..self.len]) {
+                let at = start + i;
+                self.binary_offset = Some(self.base + at as u64);
+                let from = self.pos.min(at);
+                let line = memrchr(b'\n', &self.buf[from..at]).map_or(from, |j| from + j + 1);
+                // A NUL in the first read makes the whole file binary.
+                let first_read = self.config.read_size() as u64;
+                self.binary_line = if self.part.origin + self.base + (at as u64) < first_read {
+                    0
+                } else {
+                    self.base + line as u64
+                };
                 if self.config.binary == BinaryMode::SkipFile {
                     return false;
                 }
             }
         }
         if self.binary_offset.is_some() {
-            for b in new.iter_mut().filter(|b| **b == 0) {
+            for b in self.buf[start..self.len].iter_mut().filter(|b| **b == 0) {
                 *b = b'\n';
             }
         }
@@ -457,6 +626,11 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
         if !matched {
             matched = stream.finish().map_err(SearchError::Match)?;
         }
+        // The part ends inside this line: its number is the part's last.
+        let line_end = self.base + self.pos as u64;
+        if self.part.end != u64::MAX && self.part_lines.1.is_none() && line_end > self.part.end {
+            self.part_lines.1 = info.line_number;
+        }
         // The next line starts at `pos`, and has the next number.
         self.counted_to = self.pos;
         self.line_number = info.line_number.map_or(self.line_number, |n| n + 1);
@@ -502,8 +676,31 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
 
     fn count_lines_to(&mut self, at: usize) {
         if at > self.counted_to {
+            if self.part.end != u64::MAX {
+                self.count_part_ends(at);
+            }
             self.line_number += count_newlines(&self.buf[self.counted_to..at]);
             self.counted_to = at;
+        }
+    }
+
+    /// Notes the line numbers at the part's ends when counting to `at`
+    /// passes them.
+    fn count_part_ends(&mut self, at: usize) {
+        let from = self.base + self.counted_to as u64;
+        let to = self.base + at as u64;
+        for (i, edge) in [self.part.start, self.part.end].into_iter().enumerate() {
+            let slot = if i == 0 { &self.part_lines.0 } else { &self.part_lines.1 };
+            if slot.is_none() && from <= edge && edge <= to {
+                let mid = (edge - self.base) as usize;
+                self.line_number += count_newlines(&self.buf[self.counted_to..mid]);
+                self.counted_to = mid;
+                if i == 0 {
+                    self.part_lines.0 = Some(self.line_number);
+                } else {
+                    self.part_lines.1 = Some(self.line_number);
+                }
+            }
         }
     }
 
@@ -579,7 +776,13 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
         if self.config.max_count.is_some_and(|m| self.selected >= m) {
             self.done = true;
         }
-        if self.binary_offset.is_some() {
+        if self.base + ls as u64 >= self.binary_line {
+            // Text lines owed as after-context come first.
+            let text_end = self.binary_line.saturating_sub(self.base) as usize;
+            if !self.after_context_until(text_end.min(ls))? {
+                return Ok(false);
+            }
+            self.after_left = 0;
             let info = self.info(ls);
             self.printed_end = next;
             return Ok(self.sink.binary_matched(info)?);
@@ -649,9 +852,12 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
     /// Prints owed after-context lines up to `end` (no selected line follows
     /// in `pos..end`).
     fn trailing_context(&mut self, end: usize) -> Flow {
-        if self.binary_offset.is_some() {
+        // Lines from the first NUL's on are never printed.
+        let binary = self.binary_line.saturating_sub(self.base);
+        if binary <= end as u64 {
+            let go_on = self.after_context_until(binary as usize)?;
             self.after_left = 0;
-            return Ok(true);
+            return Ok(go_on);
         }
         self.after_context_until(end)
     }
@@ -675,6 +881,9 @@ pub fn escape_controls(out: &mut Vec<u8>, name: &[u8]) {
 pub fn count_newlines(bytes: &[u8]) -> u64 {
     memchr::memchr_iter(b'\n', bytes).count() as u64
 }
+
+mod parallel;
+pub use parallel::{search_file as search_file_parallel, PARALLEL_MIN, PART_SIZE};
 
 #[cfg(test)]
 mod tests;

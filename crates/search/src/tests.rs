@@ -147,6 +147,7 @@ fn configs() -> Vec<SearcherConfig> {
                     stream: false,
                     lines_unneeded: false,
                     read_size: 0,
+                    part_size: 0,
                 });
             }
         }
@@ -317,5 +318,167 @@ mod properties {
             prop_assert_eq!(&run(&m, &data, &small), &whole);
             prop_assert_eq!(&whole, &reference(&m, &data, &config));
         }
+    }
+
+    /// What one file searched by several threads in tiny parts gives.
+    fn run_parallel(
+        m: &AnyMatcher,
+        data: &[u8],
+        c: &SearcherConfig,
+        threads: usize,
+        count: bool,
+    ) -> (Vec<u8>, SearchSummary) {
+        let mut f = tempfile::tempfile().unwrap();
+        std::io::Write::write_all(&mut f, data).unwrap();
+        let mut out = Record::default();
+        let mut n = Count(0, true);
+        let sum = if count {
+            search_file_parallel(c, m, &f, data.len() as u64, threads, &mut n).unwrap()
+        } else {
+            search_file_parallel(c, m, &f, data.len() as u64, threads, &mut out).unwrap()
+        };
+        if count {
+            out.0 = format!("{}", n.0).into_bytes();
+        }
+        (out.0, sum)
+    }
+
+    /// Counts selected lines (like `-c`); stops at the first when `.1` is off (`-l`).
+    struct Count(u64, bool);
+    impl Sink for Count {
+        fn matched(&mut self, _: &[u8], _: LineInfo) -> io::Result<bool> {
+            self.0 += 1;
+            Ok(self.1)
+        }
+        fn binary_matched(&mut self, _: LineInfo) -> io::Result<bool> {
+            self.0 += 1;
+            Ok(self.1)
+        }
+    }
+
+    fn binary_mode() -> impl Strategy<Value = BinaryMode> {
+        prop::sample::select(vec![BinaryMode::Text, BinaryMode::Detect, BinaryMode::SkipFile])
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(600))]
+
+        /// A file cut into parts of every small size, searched by 1-4
+        /// threads, prints exactly what one sequential search prints: the
+        /// same lines, line numbers, offsets, context, `--`, `-m`, binary
+        /// files. `-I` skips a file whose first read holds a NUL, and
+        /// otherwise stops at the read holding it; parts are read in other
+        /// pieces, so there, with a later NUL, the lines printed must come
+        /// from the lines before it, in order (a line near the NUL can be
+        /// shown as context instead of not at all).
+        #[test]
+        fn parts_never_change_the_output(
+            data in prop::collection::vec(prop::sample::select(b"ab \n\n\0".to_vec()), 0..300),
+            pattern in prop::sample::select(vec!["a", "ab", "b+", "^a", "b$", "^$", "a b", "(a|b)b"]),
+            config in config(),
+            binary in binary_mode(),
+            numbers in any::<bool>(),
+            read_size in 1usize..40,
+            extra in 0u64..24,
+            threads in 1usize..5,
+        ) {
+            let m = MatcherBuilder::new().build(&[pattern.as_bytes().to_vec()]).unwrap();
+            let config = SearcherConfig { binary, line_numbers: numbers, read_size, ..config };
+            let c = SearcherConfig { part_size: read_size as u64 + extra, ..config.clone() };
+            let (got, sum) = run_parallel(&m, &data, &c, threads, false);
+            let got = String::from_utf8_lossy(&got).into_owned();
+            let nul = memchr(0, &data).filter(|_| binary == BinaryMode::SkipFile);
+            match nul {
+                Some(z) if z >= read_size => {
+                    let line_start = memrchr(b'\n', &data[..z]).map_or(0, |i| i + 1);
+                    let text = SearcherConfig { binary: BinaryMode::Text, ..config.clone() };
+                    let before = String::from_utf8_lossy(&run(&m, &data[..line_start], &text)).into_owned();
+                    // Without the `:`/`-` that tells selected from context.
+                    let unlabeled = |l: &str| {
+                        let mut rest = l;
+                        let mut key = String::new();
+                        for _ in 0..1 + numbers as usize {
+                            let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+                            key.push_str(&rest[..digits]);
+                            key.push('|');
+                            rest = &rest[digits + 1..];
+                        }
+                        key + rest
+                    };
+                    let mut want = before.lines().filter(|l| *l != "--").map(unlabeled);
+                    for l in got.lines().filter(|l| *l != "--").map(unlabeled) {
+                        prop_assert!(want.any(|w| w == l), "{:?} not from {:?}", got, before);
+                    }
+                }
+                _ => {
+                    let mut s = Searcher::new(config.clone());
+                    let mut want = Record::default();
+                    let want_sum = s.search_slice(&m, &data, &mut want).unwrap();
+                    prop_assert_eq!(got, String::from_utf8_lossy(&want.0).into_owned());
+                    // With -m, either search may stop before the NUL.
+                    if config.max_count.is_none() {
+                        prop_assert_eq!(sum.binary_offset, want_sum.binary_offset);
+                    }
+                }
+            }
+        }
+
+        /// Counting (`-c`, lines not recorded) across parts, with -m, -v and
+        /// a NUL in the first read.
+        #[test]
+        fn parts_never_change_the_count(
+            data in prop::collection::vec(prop::sample::select(b"ab \n\n\0".to_vec()), 0..300),
+            pattern in prop::sample::select(vec!["a", "ab", "b+", "^a", "b$", "^$"]),
+            invert in any::<bool>(),
+            max_count in prop::option::of(1u64..4),
+            binary in binary_mode(),
+            extra in 0u64..24,
+            threads in 1usize..5,
+        ) {
+            let m = MatcherBuilder::new().build(&[pattern.as_bytes().to_vec()]).unwrap();
+            let read_size = 7;
+            let binary = if memchr(0, &data).is_some_and(|z| z >= read_size) { BinaryMode::Text } else { binary };
+            let config = SearcherConfig { invert, max_count, binary, read_size, lines_unneeded: true, ..Default::default() };
+            let mut s = Searcher::new(config.clone());
+            let mut want = Count(0, true);
+            s.search_slice(&m, &data, &mut want).unwrap();
+            let c = SearcherConfig { part_size: read_size as u64 + extra, ..config };
+            let (got, _) = run_parallel(&m, &data, &c, threads, true);
+            prop_assert_eq!(String::from_utf8_lossy(&got), want.0.to_string());
+        }
+    }
+}
+
+#[test]
+fn a_file_truncated_during_a_parallel_search_ends_the_search_cleanly() {
+    // Parts past the new end are read after the file shrank: they end
+    // early; nothing is invented or repeated, and the search finishes.
+    struct Truncating<'f>(&'f std::fs::File, u64, bool);
+    impl Sink for Truncating<'_> {
+        fn matched(&mut self, line: &[u8], info: LineInfo) -> io::Result<bool> {
+            if !self.2 {
+                self.0.set_len(1 << 20)?;
+                self.2 = true;
+            }
+            assert!(line.starts_with(b"line "), "{:?} at {}", &line[..10], info.offset);
+            self.1 += 1;
+            Ok(true)
+        }
+    }
+    let m = MatcherBuilder::new().build(&[b"^line".to_vec()]).unwrap();
+    for threads in [2, 4] {
+        let mut f = tempfile::tempfile().unwrap();
+        let mut data = Vec::new();
+        while data.len() < 8 << 20 {
+            data.extend_from_slice(format!("line {:>20}\n", data.len()).as_bytes());
+        }
+        std::io::Write::write_all(&mut f, &data).unwrap();
+        let c = SearcherConfig { part_size: 64 << 10, ..Default::default() };
+        let mut sink = Truncating(&f, 0, false);
+        let size = data.len() as u64;
+        let r = search_file_parallel(&c, &m, &f, size, threads, &mut sink);
+        assert!(r.is_ok(), "{r:?}");
+        // Everything before the new end was found; nothing past the old.
+        assert!(sink.1 >= (1 << 20) / 26 && sink.1 <= size / 26, "{} lines", sink.1);
     }
 }

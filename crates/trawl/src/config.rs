@@ -212,6 +212,7 @@ impl Config {
             stream: flag("line_buffered"),
             lines_unneeded: !lines_out,
             read_size: 0,
+            part_size: 0,
             max_count: m.get_one::<u64>("max_count").copied(),
             binary,
         };

@@ -1,11 +1,12 @@
 //! The search itself: a walk whose visitors search the files they meet.
 
+use std::fs::File;
 use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use trawl_matcher::Matcher;
 use trawl_printer::{OutputMode, Printer, Stats};
-use trawl_search::{SearchError, SearchSummary, Searcher};
+use trawl_search::{SearchError, SearchSummary, Searcher, PARALLEL_MIN};
 use trawl_walk::{Entry, FileType, Visitor, WalkBuilder, WalkError, WalkErrorKind, WalkState};
 
 use crate::config::{Config, Target};
@@ -75,7 +76,7 @@ pub fn run(ctx: &Context<'_>) -> Stats {
                 // Searched in order with the paths around it would need the
                 // walk to know about stdin; grep users name it once.
                 let mut v = GrepVisitor::new(ctx);
-                v.search(b"(standard input)", io::stdin().lock(), None);
+                v.search(b"(standard input)", io::stdin().lock(), None, None);
                 stats.add(&v.finish());
             }
             Target::Path { path, display } => {
@@ -195,16 +196,25 @@ impl<'a> GrepVisitor<'a> {
     }
 
     /// Searches one input; returns Quit when the run should stop.
-    fn search<R: Read>(&mut self, path: &[u8], reader: R, size: Option<u64>) -> WalkState {
+    fn search<R: Read>(
+        &mut self,
+        path: &[u8],
+        reader: R,
+        file: Option<&File>,
+        size: Option<u64>,
+    ) -> WalkState {
         let cfg = self.ctx.cfg;
         let matcher = &cfg.matcher;
         let mut sink = self.printer.sink(path, matcher);
         // A file shorter than any match cannot match: no need to read it.
         let skip = !cfg.searcher.invert && size.is_some_and(|s| s < matcher.min_len() as u64);
-        let summary = if skip {
-            SearchSummary::default()
-        } else {
-            match self.searcher.search_reader(matcher, reader, &mut sink) {
+        let result = match file {
+            _ if skip => Ok(SearchSummary::default()),
+            Some(f) => search_file(&mut self.searcher, cfg, f, size, &mut sink),
+            None => self.searcher.search_reader(matcher, reader, &mut sink),
+        };
+        let summary = {
+            match result {
                 Ok(s) => s,
                 Err(e) => {
                     if self.ctx.out.broken_pipe() || crate::interrupted() {
@@ -249,6 +259,65 @@ impl<'a> GrepVisitor<'a> {
     }
 }
 
+/// Searches a regular file: in parts on every thread when it is large (its
+/// size known from the walk, or asked for once a first full read shows the
+/// file is not small), else in one pass.
+fn search_file<S: trawl_search::Sink>(
+    searcher: &mut Searcher,
+    cfg: &Config,
+    file: &File,
+    size: Option<u64>,
+    sink: &mut S,
+) -> Result<SearchSummary, SearchError> {
+    let threads = match cfg.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    };
+    if threads < 2 || cfg.searcher.stream {
+        return searcher.search_reader(&cfg.matcher, file, sink);
+    }
+    let parallel = |size, sink: &mut S| {
+        trawl_search::search_file_parallel(&cfg.searcher, &cfg.matcher, file, size, threads, sink)
+    };
+    match size {
+        Some(size) if size >= PARALLEL_MIN => parallel(size, sink),
+        Some(_) => searcher.search_reader(&cfg.matcher, file, sink),
+        None => {
+            let mut probe = Probe { file, first: true, large: None };
+            match searcher.search_reader(&cfg.matcher, &mut probe, sink) {
+                Err(SearchError::Io(_)) if probe.large.is_some() => {
+                    parallel(probe.large.unwrap_or_default(), sink)
+                }
+                r => r,
+            }
+        }
+    }
+}
+
+/// Reads a file whose size the walk did not give. When the first read
+/// fills the buffer, the file is stat'd; if it is large enough to search in
+/// parts, reading stops with an error (before anything was searched) and
+/// `large` holds the size.
+struct Probe<'f> {
+    file: &'f File,
+    first: bool,
+    large: Option<u64>,
+}
+
+impl Read for Probe<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = (&mut &*self.file).read(buf)?;
+        if std::mem::take(&mut self.first) && n == buf.len() {
+            let size = self.file.metadata().map_or(0, |m| m.len());
+            if size >= PARALLEL_MIN {
+                self.large = Some(size);
+                return Err(io::Error::other("searched in parts"));
+            }
+        }
+        Ok(n)
+    }
+}
+
 impl Visitor for GrepVisitor<'_> {
     fn visit(&mut self, entry: &Entry<'_>) -> WalkState {
         if self.ctx.quit.load(Ordering::Relaxed) || crate::interrupted() {
@@ -282,11 +351,13 @@ impl Visitor for GrepVisitor<'_> {
                 return WalkState::Continue;
             }
         };
-        let size = entry
-            .metadata()
-            .filter(|st| FileType::from_mode(st.st_mode).is_file())
-            .map(|st| st.st_size as u64);
-        self.search(entry.path(), file, size)
+        let meta = entry.metadata();
+        let size =
+            meta.filter(|st| FileType::from_mode(st.st_mode).is_file()).map(|st| st.st_size as u64);
+        // Regular files may be searched in parts (stat'd or recursed into).
+        let regular =
+            meta.map_or(ft == FileType::File, |st| FileType::from_mode(st.st_mode).is_file());
+        self.search(entry.path(), &file, regular.then_some(&file), size)
     }
 
     fn error(&mut self, err: WalkError) -> WalkState {

@@ -25,6 +25,7 @@ mod faults;
 mod files;
 mod find;
 mod options;
+mod parts;
 mod patterns;
 mod properties;
 mod sorted;

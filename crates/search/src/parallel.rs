@@ -1,0 +1,516 @@
+//! One large file searched by several threads at once.
+//!
+//! The file is cut into parts of [`PART_SIZE`] bytes. A line belongs to the
+//! part holding its first byte, so every line is searched exactly once, by
+//! one thread, which reads its part with `pread` into its own buffer (a
+//! little before it for before-context, and past its end for the last line
+//! and after-context). What a part selects is recorded (offsets, line
+//! numbers relative to the part, the text only when printed) and replayed
+//! into the caller's sink in file order by the calling thread, which also
+//! searches parts while it waits. Replaying restores what crossing a part
+//! edge changes: absolute line numbers (prefix sums of each part's newline
+//! count), context lines printed by two parts (kept once, a selected line
+//! winning over context), the `--` between groups, `-m` across parts, and a
+//! binary file whose first NUL sits in an earlier part. At most a few parts
+//! per thread are held ahead of the one being replayed.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{self, Read};
+use std::os::unix::fs::FileExt;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex};
+
+use memchr::memrchr;
+use trawl_matcher::Matcher;
+
+use crate::{
+    BinaryMode, LineInfo, Part, SearchError, SearchSummary, Searcher, SearcherConfig, Sink,
+};
+
+/// Bytes per part: large enough that the per-part cost (a thread handoff, a
+/// few syscalls) vanishes, small enough to share a file among threads.
+pub const PART_SIZE: u64 = 4 << 20;
+
+/// Files at least this large are worth searching on several threads.
+pub const PARALLEL_MIN: u64 = 4 * PART_SIZE;
+
+/// Parts searched ahead of the one being replayed, per thread.
+const AHEAD_PER_THREAD: usize = 3;
+
+/// Searches `file` (of `size` bytes) with up to `threads` threads, giving
+/// `sink` exactly what [`Searcher::search_reader`] would.
+pub fn search_file<M: Matcher, S: Sink>(
+    config: &SearcherConfig,
+    matcher: &M,
+    file: &File,
+    size: u64,
+    threads: usize,
+    sink: &mut S,
+) -> Result<SearchSummary, SearchError> {
+    if config.max_count == Some(0) {
+        return Ok(SearchSummary::default());
+    }
+    let job = Job {
+        config,
+        matcher,
+        file,
+        size,
+        part_size: config.part_size(),
+        parts: size.div_ceil(config.part_size()) as usize,
+        state: Mutex::new(State::default()),
+        wake: Condvar::new(),
+        first_nul: AtomicU64::new(u64::MAX),
+        stop: AtomicBool::new(false),
+        ahead: threads * AHEAD_PER_THREAD,
+    };
+    std::thread::scope(|s| {
+        for _ in 1..threads.min(job.parts) {
+            s.spawn(|| job.work(None));
+        }
+        let mut searcher = Searcher::new(config.clone());
+        let result = job.replay(&mut searcher, sink);
+        job.stop.store(true, Ordering::Relaxed);
+        job.wake.notify_all();
+        result
+    })
+}
+
+/// What a part selected, to be replayed in order.
+#[derive(Default)]
+struct Recorded {
+    /// Selected and context lines, in file order.
+    events: Vec<Event>,
+    /// Their text.
+    text: Vec<u8>,
+    /// Lines selected (the only record kept when lines are not printed).
+    count: u64,
+    summary: SearchSummary,
+    /// File offset where reading started (offsets in events are relative).
+    read_start: u64,
+    /// Searched knowing the file was binary before this part.
+    assumed_binary: bool,
+}
+
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+enum Kind {
+    Matched,
+    Context { after: bool },
+    Binary,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Event {
+    kind: Kind,
+    /// Offset of the line in the file (after replay converts it).
+    offset: u64,
+    /// Line number: relative to the part when recorded, absolute after.
+    line: i64,
+    /// The line's text in the owner's `text`.
+    text: (usize, usize),
+}
+
+#[derive(Default)]
+struct State {
+    /// The next part to hand out.
+    next: usize,
+    /// The next part to replay.
+    head: usize,
+    done: BTreeMap<usize, Result<Recorded, SearchError>>,
+}
+
+struct Job<'a, M> {
+    config: &'a SearcherConfig,
+    matcher: &'a M,
+    file: &'a File,
+    size: u64,
+    part_size: u64,
+    parts: usize,
+    state: Mutex<State>,
+    wake: Condvar,
+    /// Offset of the first NUL byte found so far: parts after it are binary.
+    first_nul: AtomicU64,
+    /// The replay is over: take no more parts.
+    stop: AtomicBool,
+    ahead: usize,
+}
+
+impl<M: Matcher> Job<'_, M> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Takes the next part, unless too far ahead of the replay; waits for
+    /// one when `wait` (helper threads) and returns None when all are out.
+    fn take(&self, wait: bool) -> Option<usize> {
+        let mut st = self.lock();
+        loop {
+            if self.stop.load(Ordering::Relaxed) || st.next >= self.parts {
+                return None;
+            }
+            if st.next < st.head + self.ahead {
+                st.next += 1;
+                return Some(st.next - 1);
+            }
+            if !wait {
+                return None;
+            }
+            st = self.wake.wait(st).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// Helper threads: search parts until none are left.
+    fn work(&self, mut searcher: Option<Searcher>) {
+        let searcher = searcher.get_or_insert_with(|| Searcher::new(self.config.clone()));
+        while let Some(k) = self.take(true) {
+            let r = self.search_part(searcher, k, false);
+            self.lock().done.insert(k, r);
+            self.wake.notify_all();
+        }
+    }
+
+    /// Searches part `k` into a record.
+    fn search_part(
+        &self,
+        searcher: &mut Searcher,
+        k: usize,
+        binary: bool,
+    ) -> Result<Recorded, SearchError> {
+        let start = k as u64 * self.part_size;
+        let end = (start + self.part_size).min(self.size);
+        let binary = binary || self.first_nul.load(Ordering::Relaxed) < start;
+        let read_start = self.read_start(start)?;
+        let part =
+            Part { start: start - read_start, end: end - read_start, binary, origin: read_start };
+        let mut rec = Recorder { text: !self.config.lines_unneeded, record: Recorded::default() };
+        let reader = PartReader { file: self.file, pos: read_start };
+        let summary = searcher.search_part(self.matcher, reader, &mut rec, part)?;
+        if let Some(at) = summary.binary_offset.filter(|_| !binary) {
+            self.first_nul.fetch_min(read_start + at, Ordering::Relaxed);
+        }
+        let mut r = rec.record;
+        r.summary = summary;
+        r.read_start = read_start;
+        r.assumed_binary = binary;
+        Ok(r)
+    }
+
+    /// Where to start reading for the part beginning at `start`: the byte
+    /// before it (so the searcher sees whether a line starts at `start`),
+    /// or further back to hold the lines wanted as before-context.
+    fn read_start(&self, start: u64) -> io::Result<u64> {
+        if start == 0 {
+            return Ok(0);
+        }
+        let want = self.config.before_context;
+        if want == 0 {
+            return Ok(start - 1);
+        }
+        // Back over `want` newlines before the one that may end at start-1.
+        let mut buf = vec![0; 64 * 1024];
+        let mut end = start - 1;
+        let mut found = 0;
+        while end > 0 {
+            let from = end.saturating_sub(buf.len() as u64);
+            let chunk = &mut buf[..(end - from) as usize];
+            self.file.read_exact_at(chunk, from)?;
+            let mut hay = &chunk[..];
+            while let Some(i) = memrchr(b'\n', hay) {
+                found += 1;
+                if found == want {
+                    return Ok(from + i as u64 + 1);
+                }
+                hay = &hay[..i];
+            }
+            end = from;
+        }
+        Ok(0)
+    }
+
+    /// The calling thread: replays parts in order into `sink`, searching
+    /// parts itself while the next one is not ready.
+    fn replay<S: Sink>(
+        &self,
+        searcher: &mut Searcher,
+        sink: &mut S,
+    ) -> Result<SearchSummary, SearchError> {
+        let mut r = Replay::new(self.config, self.part_size);
+        for k in 0..self.parts {
+            let rec = loop {
+                let mut st = self.lock();
+                if let Some(rec) = st.done.remove(&k) {
+                    st.head = k + 1;
+                    drop(st);
+                    self.wake.notify_all();
+                    break rec;
+                }
+                drop(st);
+                match self.take(false) {
+                    Some(j) => {
+                        let rec = self.search_part(searcher, j, false);
+                        self.lock().done.insert(j, rec);
+                    }
+                    None => {
+                        let st = self.lock();
+                        if !st.done.contains_key(&k) {
+                            drop(self.wake.wait(st));
+                        }
+                    }
+                }
+            };
+            let mut rec = rec?;
+            let start = k as u64 * self.part_size;
+            let nul_before = r.summary.binary_offset.is_some_and(|z| z < start);
+            if nul_before && !rec.assumed_binary && self.config.binary == BinaryMode::Detect {
+                // An earlier part held a NUL: this one is binary too.
+                rec = self.search_part(searcher, k, true)?;
+            }
+            if !r.play(k, rec, sink)? {
+                break;
+            }
+        }
+        r.finish(sink)?;
+        Ok(SearchSummary { bytes: self.size, ..r.summary })
+    }
+}
+
+/// Reads a file from an offset with `pread`, never moving a shared cursor.
+struct PartReader<'a> {
+    file: &'a File,
+    pos: u64,
+}
+
+impl Read for PartReader<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.file.read_at(buf, self.pos)?;
+        self.pos += n as u64;
+        Ok(n)
+    }
+}
+
+/// The sink of a part: records instead of printing.
+struct Recorder {
+    /// Whether lines are printed (otherwise only the count is kept).
+    text: bool,
+    record: Recorded,
+}
+
+impl Recorder {
+    fn push(&mut self, kind: Kind, line: &[u8], info: LineInfo) {
+        let r = &mut self.record;
+        let at = r.text.len();
+        r.text.extend_from_slice(line);
+        r.events.push(Event {
+            kind,
+            offset: info.offset,
+            line: info.line_number.unwrap_or(0) as i64,
+            text: (at, r.text.len()),
+        });
+    }
+}
+
+impl Sink for Recorder {
+    fn matched(&mut self, line: &[u8], info: LineInfo) -> io::Result<bool> {
+        self.record.count += 1;
+        if self.text {
+            self.push(Kind::Matched, line, info);
+        }
+        Ok(true)
+    }
+
+    fn context(&mut self, line: &[u8], info: LineInfo, after: bool) -> io::Result<bool> {
+        if self.text {
+            self.push(Kind::Context { after }, line, info);
+        }
+        Ok(true)
+    }
+
+    fn binary_matched(&mut self, info: LineInfo) -> io::Result<bool> {
+        self.record.count += 1;
+        if self.text {
+            self.push(Kind::Binary, &[], info);
+        }
+        Ok(true)
+    }
+}
+
+/// Replaying parts in order: the state a single search would have had.
+struct Replay<'c> {
+    config: &'c SearcherConfig,
+    part_size: u64,
+    /// Number of the line at the current part's start, minus one (newlines
+    /// before it).
+    newlines: i64,
+    /// Context lines recorded past the end of the parts replayed so far.
+    pending: Vec<(Event, Vec<u8>)>,
+    /// Offset just past the last line printed.
+    printed_end: Option<u64>,
+    selected: u64,
+    /// `-m` reached: only trailing context is still printed.
+    done: bool,
+    after_left: usize,
+    stopped: bool,
+    /// The sink asked to stop: print nothing more.
+    halted: bool,
+    summary: SearchSummary,
+}
+
+impl<'c> Replay<'c> {
+    fn new(config: &'c SearcherConfig, part_size: u64) -> Self {
+        Replay {
+            config,
+            part_size,
+            newlines: 0,
+            pending: Vec::new(),
+            printed_end: None,
+            selected: 0,
+            done: false,
+            after_left: 0,
+            stopped: false,
+            halted: false,
+            summary: SearchSummary::default(),
+        }
+    }
+
+    /// Replays part `k`; returns false when nothing after it matters.
+    fn play<S: Sink>(&mut self, k: usize, rec: Recorded, sink: &mut S) -> io::Result<bool> {
+        let part_end = (k as u64 + 1) * self.part_size;
+        let (first, last) = rec.summary.part_lines;
+        // Line numbers: relative to the part's reading start, made absolute.
+        let shift = self.newlines - first.unwrap_or(1) as i64 + 1;
+        let mut events: Vec<(Event, Vec<u8>)> = std::mem::take(&mut self.pending);
+        let mut later = Vec::new();
+        for mut e in rec.events {
+            e.offset += rec.read_start;
+            e.line += shift;
+            let text = rec.text[e.text.0..e.text.1].to_vec();
+            if e.offset >= part_end {
+                later.push((e, text));
+            } else {
+                events.push((e, text));
+            }
+        }
+        // In offset order; a line selected by its own part wins over the
+        // same line shown as context by the part before.
+        events.sort_by_key(|(e, _)| (e.offset, e.kind != Kind::Matched));
+        let mut go_on = true;
+        if self.config.lines_unneeded {
+            for _ in 0..rec.count {
+                if self.done || !self.select_counted(sink)? {
+                    self.halted |= !self.done;
+                    go_on = false;
+                    break;
+                }
+            }
+        }
+        for (e, text) in events.iter().filter(|(e, _)| e.offset < part_end) {
+            if go_on && !self.event(e, text, sink)? {
+                go_on = false;
+            }
+        }
+        self.halted |= !go_on;
+        // Events at or past the part's end were kept in `events` only when
+        // pending from an earlier part and still beyond this one.
+        later.extend(events.into_iter().filter(|(e, _)| e.offset >= part_end));
+        later.sort_by_key(|(e, _)| e.offset);
+        later.dedup_by_key(|(e, _)| e.offset);
+        self.pending = later;
+        if self.summary.binary_offset.is_none() {
+            self.summary.binary_offset = rec
+                .summary
+                .binary_offset
+                .filter(|_| !rec.assumed_binary)
+                .map(|o| o + rec.read_start);
+        }
+        // -I: the file stops at the read that met the NUL.
+        if rec.summary.binary_offset.is_some() && self.config.binary == BinaryMode::SkipFile {
+            self.halted = true;
+            go_on = false;
+        }
+        match (first, last) {
+            (Some(f), Some(l)) => self.newlines += l as i64 - f as i64,
+            _ if self.config.line_numbers => go_on = false,
+            _ => {}
+        }
+        // Once -m is reached, the lines recorded so far hold all the
+        // trailing context.
+        if !go_on || self.stopped || self.done {
+            self.stopped = true;
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    /// A selected line counted but not recorded (`-c`, `-l`, `-q`).
+    fn select_counted<S: Sink>(&mut self, sink: &mut S) -> io::Result<bool> {
+        self.selected += 1;
+        self.summary.selected += 1;
+        if self.config.max_count.is_some_and(|m| self.selected >= m) {
+            self.done = true;
+        }
+        sink.matched(&[], LineInfo::default())
+    }
+
+    /// Replays one recorded line.
+    fn event<S: Sink>(&mut self, e: &Event, text: &[u8], sink: &mut S) -> io::Result<bool> {
+        if self.printed_end.is_some_and(|end| e.offset < end) {
+            return Ok(true);
+        }
+        let info = LineInfo {
+            offset: e.offset,
+            line_number: self.config.line_numbers.then_some(e.line as u64),
+        };
+        if self.done {
+            // After -m: the lines right after the last selected one.
+            let binary = e.kind == Kind::Binary;
+            if binary || self.after_left == 0 || self.printed_end != Some(e.offset) {
+                return Ok(false);
+            }
+            self.after_left -= 1;
+            self.printed_end = Some(e.offset + text.len() as u64);
+            return sink.context(text, info, true);
+        }
+        if e.kind == Kind::Binary {
+            self.selected += 1;
+            self.summary.selected += 1;
+            if self.config.max_count.is_some_and(|m| self.selected >= m) {
+                self.done = true;
+            }
+            return sink.binary_matched(info);
+        }
+        let c = self.config;
+        if c.group_breaks
+            && self.printed_end.is_some_and(|end| e.offset > end)
+            && !sink.context_break()?
+        {
+            return Ok(false);
+        }
+        self.printed_end = Some(e.offset + text.len() as u64);
+        match e.kind {
+            Kind::Matched => {
+                self.selected += 1;
+                self.summary.selected += 1;
+                if c.max_count.is_some_and(|m| self.selected >= m) {
+                    self.done = true;
+                    self.after_left = c.after_context;
+                }
+                sink.matched(text, info)
+            }
+            Kind::Context { after } => sink.context(text, info, after),
+            Kind::Binary => unreachable!("handled above"),
+        }
+    }
+
+    /// Replays what is still pending after the last part.
+    fn finish<S: Sink>(&mut self, sink: &mut S) -> io::Result<()> {
+        if self.halted {
+            return Ok(());
+        }
+        for (e, text) in std::mem::take(&mut self.pending) {
+            if !self.event(&e, &text, sink)? {
+                break;
+            }
+        }
+        Ok(())
+    }
+}
