@@ -236,6 +236,9 @@ impl<M: Matcher> Job<'_, M> {
     ) -> Result<SearchSummary, SearchError> {
         let mut r = Replay::new(self.config, self.part_size);
         for k in 0..self.parts {
+            if crate::STOP.load(Ordering::Relaxed) {
+                return Err(SearchError::Io(io::Error::from(io::ErrorKind::Interrupted)));
+            }
             let rec = loop {
                 let mut st = self.lock();
                 if let Some(rec) = st.done.remove(&k) {

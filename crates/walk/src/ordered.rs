@@ -153,6 +153,8 @@ struct Node {
     dir: Option<Arc<OpenDir>>,
     /// Post order: the output of that visit, once made.
     post: Option<Output>,
+    /// Threads visiting a batch of this directory's files.
+    busy: u32,
 }
 
 struct State {
@@ -263,6 +265,30 @@ impl State {
         }
     }
 
+    /// Pops the earliest item that is not a batch of files in a directory
+    /// where another thread visits files, among the next few; else the
+    /// earliest.
+    fn take_apart(&mut self) -> Option<Item> {
+        const LOOK_AHEAD: usize = 4;
+        let mut passed = Vec::new();
+        let mut found = None;
+        while let Some(item) = self.queue.pop() {
+            let shared_dir = matches!(item.work, Work::Files(..)) && self.node(item.node).busy > 0;
+            if !shared_dir {
+                found = Some(item);
+                break;
+            }
+            passed.push(item);
+            if passed.len() == LOOK_AHEAD {
+                break;
+            }
+        }
+        let mut passed = passed.into_iter();
+        let found = found.or_else(|| passed.next());
+        self.queue.extend(passed);
+        found
+    }
+
     /// Puts an item's result in its slot and queues the work of a
     /// directory it read. Returns the directory whose post-order visit is
     /// now due, if any.
@@ -275,6 +301,9 @@ impl State {
         let mut due = None;
         self.running -= 1;
         self.held += done.out.cost();
+        if done.files {
+            self.node(node).busy -= 1;
+        }
         let child = done.read.map(|(mut child, items)| {
             child.parent = Some((node, slot));
             let post_due = post_order && child.unfinished == 0;
@@ -299,6 +328,8 @@ impl State {
 /// What processing an item produced.
 struct Done {
     out: Output,
+    /// The item was a batch of files.
+    files: bool,
     /// A directory that was read: its node (without its place in the
     /// tree) and the items of its entries (without their node).
     read: Option<(Node, Vec<Item>)>,
@@ -322,6 +353,7 @@ where
         unfinished: roots,
         dir: None,
         post: None,
+        busy: 0,
     };
     let key: Arc<[u32]> = Arc::from([]);
     let queue = (0..roots)
@@ -408,6 +440,12 @@ impl<'w> Worker<'w> {
     /// Takes the earliest pending item, waiting while output is over the
     /// limit (unless the item is under the write cursor) or while items in
     /// flight may still add work. None when the walk is over.
+    ///
+    /// A batch of files in a directory where another thread visits files is
+    /// passed over for one of the next few items, if there is one: opening
+    /// files in one directory from two threads makes them share the kernel's
+    /// reference counts on it (the parent dentry, the directory's open file),
+    /// which costs more than the lock does.
     fn claim(&self, mut st: MutexGuard<'w, State>) -> (MutexGuard<'w, State>, Option<Item>) {
         loop {
             if st.quit {
@@ -418,7 +456,10 @@ impl<'w> Worker<'w> {
                     let at_cursor = st.cursor.last() == Some(&(top.node, top.slot));
                     if st.held <= self.shared.limit || at_cursor {
                         st.running += 1;
-                        let item = st.queue.pop();
+                        let item = if at_cursor { st.queue.pop() } else { st.take_apart() };
+                        if let Some(Item { node, work: Work::Files(..), .. }) = &item {
+                            st.node(*node).busy += 1;
+                        }
                         return (st, item);
                     }
                 }
@@ -437,7 +478,9 @@ impl<'w> Worker<'w> {
     /// Visits the entries of an item (at `key ++ [slot]`) and reads the
     /// directory it may be.
     fn process<V: Visitor>(&mut self, key: &[u32], slot: u32, work: Work, v: &mut V) -> Done {
-        let mut done = Done { out: Output::default(), read: None, state: WalkState::Continue };
+        let files = matches!(work, Work::Files(..));
+        let mut done =
+            Done { out: Output::default(), files, read: None, state: WalkState::Continue };
         let task = match work {
             Work::Root(i) => {
                 let (state, task) = self.reader.visit_root(&self.config.roots[i], v);
@@ -520,6 +563,7 @@ impl<'w> Worker<'w> {
             unfinished: n,
             dir: self.shared.post_order.then_some(dir),
             post: None,
+            busy: 0,
         };
         done.read = Some((node, items));
     }
