@@ -5,6 +5,7 @@ results file of bench/run. Standard library only.
 """
 
 import html
+import os
 import re
 import shlex
 import sys
@@ -222,6 +223,12 @@ def markdown(results, source, svg_name):
     out.append("")
     for group, cases in groups(results).items():
         out += [f"### {group}", "", summary_table(results, cases), ""]
+    # Figures measured by hand against the performance targets (the issue's
+    # steps), kept in bench/targets.md beside the cases.
+    targets = os.path.join(os.path.dirname(os.path.abspath(__file__)), "targets.md")
+    if os.path.exists(targets):
+        with open(targets) as f:
+            out += [f.read().rstrip(), ""]
     out.append(METHOD.format(warmup=s["warmup"], warm_runs=s["warm_runs"],
                              cold_runs=s["cold_runs"], drop=s["drop_caches"], cross=CROSS))
     out.append("Each tool's command per kind of case (`{args}` and `{path}` filled in per case):")

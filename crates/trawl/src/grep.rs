@@ -269,8 +269,10 @@ fn search_file<S: trawl_search::Sink>(
     size: Option<u64>,
     sink: &mut S,
 ) -> Result<SearchSummary, SearchError> {
+    // Asked once: available_parallelism reads cgroup files on every call.
+    static CPUS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     let threads = match cfg.threads {
-        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        0 => *CPUS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
         n => n,
     };
     if threads < 2 || cfg.searcher.stream {
