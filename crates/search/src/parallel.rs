@@ -406,7 +406,10 @@ impl<'c> Replay<'c> {
                 }
             }
         }
-        for (e, text) in events.iter().filter(|(e, _)| e.offset < part_end) {
+        for (i, (e, text)) in events.iter().filter(|(e, _)| e.offset < part_end).enumerate() {
+            if i % 4096 == 4095 && crate::STOP.load(Ordering::Relaxed) {
+                return Err(io::Error::from(io::ErrorKind::Interrupted));
+            }
             if go_on && !self.event(e, text, sink)? {
                 go_on = false;
             }
