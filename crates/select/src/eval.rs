@@ -113,6 +113,10 @@ impl<'a> Evaluator<'a> {
         if self.abort {
             self.buf.truncate(start);
         }
+        if !cmd.execs.is_empty() && holds_turn() {
+            self.flush();
+            release_turn();
+        }
         if !cmd.execs.is_empty() && self.buf.len() > PIPE_BUF {
             // Keep each write atomic and whole-record.
             let tail = self.buf.split_off(start);
@@ -147,6 +151,8 @@ impl<'a> Evaluator<'a> {
         if self.buf.is_empty() {
             return;
         }
+        // Not while another thread's record is split around a command.
+        let _turn = wait_turn(false);
         if !self.output_closed && self.output.write(&self.buf).is_err() {
             self.output_closed = true;
             self.outcome.quit = true;
@@ -472,6 +478,11 @@ impl<'a> Evaluator<'a> {
             return true;
         }
         let argv: Vec<Vec<u8>> = spec.argv.iter().map(|a| replace_braces(a, &arg)).collect();
+        if !self.buf.is_empty() {
+            // This entry's output so far goes before the command's, and its
+            // rest after: no other thread writes until the entry is done.
+            drop(wait_turn(true));
+        }
         self.flush();
         let mut c = Command::new(OsStr::from_bytes(&argv[0]));
         c.args(argv[1..].iter().map(|a| OsStr::from_bytes(a)));
@@ -881,4 +892,33 @@ fn arg_budget() -> usize {
         .map(|(k, v)| k.len() + v.len() + 2 + std::mem::size_of::<usize>())
         .sum();
     max.saturating_sub(env).saturating_sub(4096).max(4096)
+}
+
+/// The thread whose entry's output is split around a command's output
+/// (`-printf A -exec CMD ; -printf B`): until it ends the entry, other
+/// threads do not write to standard output.
+static TURN: std::sync::Mutex<Option<std::thread::ThreadId>> = std::sync::Mutex::new(None);
+static TURN_FREE: std::sync::Condvar = std::sync::Condvar::new();
+
+/// Waits until no other thread holds the turn; takes it when `take`.
+/// Writing while the returned guard lives cannot interleave with a turn.
+fn wait_turn(take: bool) -> std::sync::MutexGuard<'static, Option<std::thread::ThreadId>> {
+    let me = std::thread::current().id();
+    let mut t = TURN.lock().unwrap_or_else(|p| p.into_inner());
+    while t.is_some_and(|o| o != me) {
+        t = TURN_FREE.wait(t).unwrap_or_else(|p| p.into_inner());
+    }
+    if take {
+        *t = Some(me);
+    }
+    t
+}
+
+fn holds_turn() -> bool {
+    *TURN.lock().unwrap_or_else(|p| p.into_inner()) == Some(std::thread::current().id())
+}
+
+fn release_turn() {
+    *TURN.lock().unwrap_or_else(|p| p.into_inner()) = None;
+    TURN_FREE.notify_all();
 }
