@@ -2,7 +2,7 @@
 
 use std::ffi::{OsStr, OsString};
 use std::fs::File;
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, IoSlice, IsTerminal, Write};
 use std::mem::ManuallyDrop;
 use std::os::fd::FromRawFd;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
@@ -51,15 +51,25 @@ impl Stdout {
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Writes one entry's output, after everything written before it (the
-    /// sorted walk calls this in walk order), gathering large writes.
-    fn write_in_order(&self, bytes: &[u8]) -> io::Result<()> {
+    /// Writes entries' outputs, after everything written before them (the
+    /// sorted walk calls this in walk order); small output is gathered for
+    /// one large write.
+    fn write_in_order(&self, outputs: &[&[u8]]) -> io::Result<()> {
         let mut inner = self.lock();
-        inner.gathered.extend_from_slice(bytes);
-        if inner.gathered.len() >= WRITE_AT {
-            return inner.write_gathered();
+        let inner = &mut *inner;
+        let total = outputs.iter().map(|o| o.len()).sum::<usize>();
+        if inner.gathered.len() + total < WRITE_AT {
+            for output in outputs {
+                inner.gathered.extend_from_slice(output);
+            }
+            return Ok(());
         }
-        Ok(())
+        let mut slices = Vec::with_capacity(outputs.len() + 1);
+        slices.push(IoSlice::new(&inner.gathered));
+        slices.extend(outputs.iter().map(|o| IoSlice::new(o)));
+        let r = crate::output::write_all_vectored(&mut *inner.file, &mut slices);
+        inner.gathered.clear();
+        r
     }
 
     /// Writes what is gathered.
@@ -159,8 +169,8 @@ impl Visitor for FindVisitor<'_> {
         }
     }
 
-    fn write_output(&mut self, output: &[u8]) -> WalkState {
-        if self.out.write_in_order(output).is_err() {
+    fn write_output(&mut self, outputs: &[&[u8]]) -> WalkState {
+        if self.out.write_in_order(outputs).is_err() {
             // As the evaluator does: a closed output ends the run quietly.
             self.eval.output_closed = true;
             return WalkState::Quit;

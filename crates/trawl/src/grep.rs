@@ -138,13 +138,16 @@ struct InOrder<'a> {
 impl Visitor for InOrder<'_> {
     fn visit(&mut self, entry: &Entry<'_>) -> WalkState {
         let InOrder { grep, out } = self;
-        grep.ctx.out.capture(out, || {
-            let state = grep.visit(entry);
-            // The printer may still hold the end of the file's output
-            // (captured: writing cannot fail).
-            let _ = grep.printer.flush();
-            state
-        })
+        let state = grep.ctx.out.capture(out, || grep.visit(entry));
+        // The printer may still hold the end of the file's output: all of
+        // it, unless it wrote some (then captured in `out`).
+        if out.is_empty() {
+            std::mem::swap(out, &mut grep.printer.out);
+        } else {
+            out.extend_from_slice(&grep.printer.out);
+            grep.printer.out.clear();
+        }
+        state
     }
 
     fn error(&mut self, err: WalkError) -> WalkState {
@@ -152,15 +155,18 @@ impl Visitor for InOrder<'_> {
     }
 
     fn take_output(&mut self, out: &mut Vec<u8>) {
-        if out.is_empty() {
+        // Large output moves; small output is copied, so that this buffer
+        // keeps its capacity for the next file.
+        if out.is_empty() && self.out.len() >= crate::output::WRITE_AT {
             std::mem::swap(out, &mut self.out);
         } else {
-            out.append(&mut self.out);
+            out.extend_from_slice(&self.out);
+            self.out.clear();
         }
     }
 
-    fn write_output(&mut self, output: &[u8]) -> WalkState {
-        match self.grep.ctx.out.write_in_order(output) {
+    fn write_output(&mut self, outputs: &[&[u8]]) -> WalkState {
+        match self.grep.ctx.out.write_in_order(outputs) {
             Ok(()) => WalkState::Continue,
             Err(e) => {
                 write_failed(self.grep.ctx, &e);

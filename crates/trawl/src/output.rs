@@ -8,7 +8,7 @@
 
 use std::cell::RefCell;
 use std::fs::File;
-use std::io::{self, Write};
+use std::io::{self, IoSlice, Write};
 use std::mem::ManuallyDrop;
 use std::os::fd::FromRawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -16,8 +16,9 @@ use std::sync::Mutex;
 
 use crate::config::Config;
 
-/// Sorted output is written once this much is gathered.
-const WRITE_AT: usize = 64 * 1024;
+/// Sorted output is written once this much is gathered (and a file's output
+/// this large is written as it is).
+pub const WRITE_AT: usize = 64 * 1024;
 
 /// Writes whole chunks to file descriptor 1 under a lock (no extra buffering:
 /// printers already hand over large chunks).
@@ -74,27 +75,45 @@ impl Stdout {
         r
     }
 
-    /// Writes one file's output, after everything written before it (the
-    /// walk calls this in walk order): `--` goes before it as it would
-    /// before an unsorted file's first chunk. Output is gathered into large
-    /// writes; [`Stdout::flush`] writes the rest.
-    pub fn write_in_order(&self, bytes: &[u8]) -> io::Result<()> {
-        if bytes.is_empty() {
-            return Ok(());
-        }
+    /// Writes files' outputs (one slice each), after everything written
+    /// before them (the walk calls this in walk order): `--` goes before
+    /// each as it would before an unsorted file's first chunk. Small output
+    /// is gathered for one large write; [`Stdout::flush`] writes the rest.
+    pub fn write_in_order(&self, outputs: &[&[u8]]) -> io::Result<()> {
         let mut inner = self.lock();
         let inner = &mut *inner;
-        if self.context {
-            if inner.group_written {
-                inner.gathered.extend_from_slice(&self.separator);
+        let separator: &[u8] = if self.context { &self.separator } else { b"" };
+        // Whether `--` goes before an output: each is a file's group.
+        let separate = |inner: &mut Inner| {
+            let before = self.context && inner.group_written;
+            inner.group_written |= self.context;
+            before
+        };
+        let total = outputs.iter().map(|o| o.len() + separator.len()).sum::<usize>();
+        if inner.gathered.len() + total < WRITE_AT && !self.line_buffered {
+            for output in outputs {
+                if separate(inner) {
+                    inner.gathered.extend_from_slice(separator);
+                }
+                inner.gathered.extend_from_slice(output);
             }
-            inner.group_written = true;
+            return Ok(());
         }
-        inner.gathered.extend_from_slice(bytes);
-        if inner.gathered.len() >= WRITE_AT || self.line_buffered {
-            return self.write_gathered(inner);
+        let mut seps = Vec::with_capacity(outputs.len());
+        for _ in outputs {
+            seps.push(separate(inner));
         }
-        Ok(())
+        let mut slices = Vec::with_capacity(outputs.len() * 2 + 1);
+        slices.push(IoSlice::new(&inner.gathered));
+        for (output, sep) in outputs.iter().zip(seps) {
+            if sep {
+                slices.push(IoSlice::new(separator));
+            }
+            slices.push(IoSlice::new(output));
+        }
+        let r = write_all_vectored(&mut *inner.file, &mut slices);
+        inner.gathered.clear();
+        self.note_error(r)
     }
 
     /// Writes gathered sorted output.
@@ -152,4 +171,19 @@ impl trawl_printer::Output for Stdout {
         let result = result.and_then(|_| inner.file.write_all(bytes));
         self.note_error(result)
     }
+}
+
+/// Writes every slice (in chunks the kernel takes: at most 1024 per call).
+pub fn write_all_vectored(out: &mut impl Write, mut slices: &mut [IoSlice<'_>]) -> io::Result<()> {
+    IoSlice::advance_slices(&mut slices, 0);
+    while !slices.is_empty() {
+        let n = slices.len().min(1024);
+        match out.write_vectored(&slices[..n]) {
+            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+            Ok(written) => IoSlice::advance_slices(&mut slices, written),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
 }

@@ -15,8 +15,9 @@
 //!
 //! A sorted walk ([`WalkBuilder::sorted`]) is depth first with each
 //! directory's entries in name-byte order. It still runs on every thread:
-//! entries are visited out of order, earliest first, and the output each
-//! visit hands over ([`Visitor::take_output`]) is written in walk order
+//! entries are visited out of order (each thread depth first in its own
+//! subtree while little output waits), and the output each visit hands
+//! over ([`Visitor::take_output`]) is written in walk order
 //! ([`Visitor::write_output`]) through a bounded reorder buffer.
 //!
 //! ```no_run
@@ -86,9 +87,10 @@ pub trait Visitor: Send {
     /// it writes as it goes, which keeps the order only on one thread.
     fn take_output(&mut self, _out: &mut Vec<u8>) {}
 
-    /// In a sorted walk: writes one entry's output, in walk order. Called on
-    /// any thread's visitor, one call at a time; Quit stops the walk.
-    fn write_output(&mut self, _output: &[u8]) -> WalkState {
+    /// In a sorted walk: writes the outputs of consecutive entries (one
+    /// slice each, none empty), in walk order. Called on any thread's
+    /// visitor, one call at a time; Quit stops the walk.
+    fn write_output(&mut self, _outputs: &[&[u8]]) -> WalkState {
         WalkState::Continue
     }
 }
@@ -401,17 +403,18 @@ impl WalkBuilder {
     /// Walk in depth-first order, each directory's entries sorted by name
     /// bytes (with post-order visits after a directory's entries). On one
     /// thread the visits happen in that order; on more, they happen in
-    /// parallel, earliest first, and only the output visitors hand over
+    /// parallel, out of order, and only the output visitors hand over
     /// ([`Visitor::take_output`]) comes out in that order.
     pub fn sorted(&mut self, yes: bool) -> &mut Self {
         self.sorted = yes;
         self
     }
 
-    /// In a sorted walk: once the output of finished entries that wait for
-    /// an earlier one passes `bytes`, threads wait rather than run further
-    /// ahead (the earliest entry is always taken). Memory then stays under
-    /// about `bytes` plus the output of the entries being visited.
+    /// In a sorted walk: how much output of finished entries may wait for
+    /// earlier ones. Past half of it, threads take the earliest entries;
+    /// past all of it, only the next entry to write (the others wait).
+    /// Memory then stays under about `bytes` plus the output of the
+    /// entries being visited.
     pub fn reorder_buffer(&mut self, bytes: usize) -> &mut Self {
         self.reorder_buffer = bytes;
         self

@@ -7,8 +7,14 @@
 //! holds the roots. An item's position is the list of slot indices that
 //! lead to it, so comparing positions compares walk order.
 //!
-//! - Workers take the earliest pending item (a heap keyed by position): the
-//!   items in flight stay next to each other in walk order, and on one thread
+//! - Which item a worker takes depends on how much finished output waits to
+//!   be written. With little, each worker goes on depth first in its own
+//!   region (the nearest directory on its path with pending work, else the
+//!   first pending item of the shallowest such directory: another subtree),
+//!   as an unsorted walk would: threads in one directory slow each other
+//!   down in the kernel (shared reference counts on the directory, its
+//!   metadata in other CPUs' caches). Past half the limit, workers take the
+//!   earliest pending item, converging on the write cursor. On one thread
 //!   the visits happen in walk order exactly.
 //! - A finished item leaves in its slot the output its visitor handed over
 //!   ([`Visitor::take_output`]) and, for a directory, the node of its
@@ -27,7 +33,7 @@
 //!   after the node's slots.
 
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+use std::collections::{BTreeSet, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering as AtomicOrdering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
@@ -35,10 +41,9 @@ use crate::parallel::FILE_BATCH;
 use crate::{Child, DirReader, DirTask, OpenDir, Visitor, WalkBuilder, WalkState};
 
 /// The most files one item visits. A run of files in a directory is split
-/// into about one item per thread, of at least [`FILE_BATCH`] files: items
-/// are larger than the unsorted walk's batches because each costs a turn on
-/// the shared lock, and threads in one directory slow each other down
-/// (Linux tree, 2 threads: 16 files per item 321 ms, 64 310 ms, 256 304 ms).
+/// into about one item per thread, of at least [`FILE_BATCH`] files: larger
+/// items than the unsorted walk's batches, as each costs a turn on the
+/// shared lock, and threads sharing a directory slow each other down.
 const MAX_FILE_BATCH: usize = 256;
 
 /// Counted against the limit for each finished, unwritten slot, so that a
@@ -49,20 +54,25 @@ const SLOT_COST: usize = std::mem::size_of::<Slot>();
 enum Work {
     /// Visit root number N, and read it if it is a directory.
     Root(usize),
-    /// Visit a directory found in a read directory, and read it (boxed:
-    /// items move around the heap).
+    /// Visit a directory found in a read directory, and read it.
     Dir(Arc<OpenDir>, Box<Child>),
     /// Visit consecutive non-directories of a read directory.
     Files(Arc<OpenDir>, Vec<Child>),
 }
 
-/// A work item and its place in the walk.
+/// A work item taken from its node, and its place in the walk.
 struct Item {
     /// The position of the node holding its slot.
     key: Arc<[u32]>,
     node: usize,
     slot: u32,
     work: Work,
+}
+
+/// Where a worker works: a node (index and generation) and its position.
+struct Place {
+    node: (usize, u64),
+    key: Arc<[u32]>,
 }
 
 /// Compares the walk positions `a ++ [a_slot]` and `b ++ [b_slot]`.
@@ -74,28 +84,6 @@ fn cmp_positions(a: &[u32], a_slot: u32, b: &[u32], b_slot: u32) -> Ordering {
         Ordering::Less => a_slot.cmp(&b[n]).then(Ordering::Less),
         Ordering::Greater => a[n].cmp(&b_slot).then(Ordering::Greater),
     })
-}
-
-impl PartialEq for Item {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-
-impl Eq for Item {}
-
-impl PartialOrd for Item {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for Item {
-    /// Reversed: the heap's greatest item is the earliest in walk order (a
-    /// directory's position is a prefix of its entries', so it comes first).
-    fn cmp(&self, other: &Self) -> Ordering {
-        cmp_positions(&other.key, other.slot, &self.key, self.slot)
-    }
 }
 
 /// The output of one item: its entries' outputs, one after the other.
@@ -121,16 +109,13 @@ impl Output {
         self.bytes.len() + SLOT_COST
     }
 
-    /// Hands each entry's output to `v`; stops at Quit.
-    fn write<V: Visitor>(&self, v: &mut V) -> WalkState {
+    /// Adds each entry's output to `entries`.
+    fn entries<'a>(&'a self, entries: &mut Vec<&'a [u8]>) {
         let mut start = 0;
         for &end in &self.ends {
-            if v.write_output(&self.bytes[start..end]) == WalkState::Quit {
-                return WalkState::Quit;
-            }
+            entries.push(&self.bytes[start..end]);
             start = end;
         }
-        WalkState::Continue
     }
 }
 
@@ -138,13 +123,20 @@ impl Output {
 struct Slot {
     done: bool,
     out: Output,
-    /// For a directory that was read: the node of its entries.
-    child: Option<usize>,
+    /// For a directory that was read: the node of its entries (index and
+    /// generation).
+    child: Option<(usize, u64)>,
 }
 
 /// A directory that was read (or the top, holding the roots).
 struct Node {
+    /// Its position (the slot indices that lead to it; empty for the top).
+    key: Arc<[u32]>,
+    /// Tells a reused index apart from the node a worker remembers.
+    generation: u64,
     slots: Vec<Slot>,
+    /// Work not taken yet, by slot, in walk order.
+    pending: VecDeque<(u32, Work)>,
     /// The slot this directory fills in its parent (None for the top).
     parent: Option<(usize, u32)>,
     /// Post order: slots not finished (with everything below them).
@@ -153,15 +145,31 @@ struct Node {
     dir: Option<Arc<OpenDir>>,
     /// Post order: the output of that visit, once made.
     post: Option<Output>,
-    /// Threads visiting a batch of this directory's files.
-    busy: u32,
+}
+
+impl Node {
+    fn new(key: Arc<[u32]>, work: Vec<Work>, dir: Option<Arc<OpenDir>>) -> Node {
+        let n = work.len();
+        Node {
+            key,
+            generation: 0,
+            slots: (0..n).map(|_| Slot::default()).collect(),
+            pending: (0..n as u32).zip(work).collect(),
+            parent: None,
+            unfinished: n,
+            dir,
+            post: None,
+        }
+    }
 }
 
 struct State {
-    queue: BinaryHeap<Item>,
     /// The tree, by index; freed nodes are None and reused.
     nodes: Vec<Option<Node>>,
     free: Vec<usize>,
+    generations: u64,
+    /// Nodes with pending work, by (depth, index): shallowest first.
+    pending: BTreeSet<(usize, usize)>,
     /// The write cursor: in each node entered (innermost last), the next
     /// slot to write. Empty once everything was written.
     cursor: Vec<(usize, u32)>,
@@ -198,8 +206,12 @@ impl Shared {
 }
 
 impl State {
-    fn add_node(&mut self, node: Node) -> usize {
-        match self.free.pop() {
+    fn add_node(&mut self, mut node: Node) -> usize {
+        self.generations += 1;
+        node.generation = self.generations;
+        let depth = node.key.len();
+        let has_work = !node.pending.is_empty();
+        let id = match self.free.pop() {
             Some(id) => {
                 self.nodes[id] = Some(node);
                 id
@@ -208,7 +220,11 @@ impl State {
                 self.nodes.push(Some(node));
                 self.nodes.len() - 1
             }
+        };
+        if has_work {
+            self.pending.insert((depth, id));
         }
+        id
     }
 
     fn node(&mut self, id: usize) -> &mut Node {
@@ -236,7 +252,7 @@ impl State {
                 let out = std::mem::take(&mut slot.out);
                 let child = slot.child;
                 self.cursor.last_mut().expect("a cursor").1 += 1;
-                if let Some(child) = child {
+                if let Some((child, _)) = child {
                     self.cursor.push((child, 0));
                 }
                 out
@@ -265,54 +281,103 @@ impl State {
         }
     }
 
-    /// Pops the earliest item that is not a batch of files in a directory
-    /// where another thread visits files, among the next few; else the
-    /// earliest.
-    fn take_apart(&mut self) -> Option<Item> {
-        const LOOK_AHEAD: usize = 4;
-        let mut passed = Vec::new();
-        let mut found = None;
-        while let Some(item) = self.queue.pop() {
-            let shared_dir = matches!(item.work, Work::Files(..)) && self.node(item.node).busy > 0;
-            if !shared_dir {
-                found = Some(item);
-                break;
-            }
-            passed.push(item);
-            if passed.len() == LOOK_AHEAD {
-                break;
-            }
+    /// Takes the next pending item of node `id`.
+    fn take(&mut self, id: usize) -> Item {
+        let node = self.node(id);
+        let (slot, work) = node.pending.pop_front().expect("pending work");
+        let key = node.key.clone();
+        if node.pending.is_empty() {
+            self.pending.remove(&(key.len(), id));
         }
-        let mut passed = passed.into_iter();
-        let found = found.or_else(|| passed.next());
-        self.queue.extend(passed);
-        found
+        Item { key, node: id, slot, work }
     }
 
-    /// Puts an item's result in its slot and queues the work of a
-    /// directory it read. Returns the directory whose post-order visit is
-    /// now due, if any.
+    /// Whether node `id` is still the one of that generation.
+    fn is_live(&self, (id, generation): (usize, u64)) -> bool {
+        self.nodes[id].as_ref().is_some_and(|n| n.generation == generation)
+    }
+
+    /// The deepest node still in the tree on the path to position `key`.
+    fn deepest_on(&self, key: &[u32]) -> Option<usize> {
+        let mut id = 0;
+        let mut node = self.nodes[id].as_ref()?;
+        for &k in key {
+            match node.slots.get(k as usize).and_then(|s| s.child) {
+                Some(child) if self.is_live(child) => {
+                    id = child.0;
+                    node = self.nodes[id].as_ref().expect("a live node");
+                }
+                _ => break,
+            }
+        }
+        Some(id)
+    }
+
+    /// Depth first in a worker's own region: the next item of the nearest
+    /// node with pending work on the path up from `at` (the node it worked
+    /// in last); else the next item of the shallowest node with pending
+    /// work.
+    fn claim_near(&mut self, at: Option<&Place>) -> Option<Item> {
+        // The node itself, or (once written and freed) its deepest
+        // ancestor left; ancestors outlive their descendants.
+        let mut up = at.and_then(|p| {
+            if self.is_live(p.node) {
+                Some(p.node.0)
+            } else {
+                self.deepest_on(&p.key)
+            }
+        });
+        while let Some(id) = up {
+            let node = self.node(id);
+            if !node.pending.is_empty() {
+                return Some(self.take(id));
+            }
+            up = node.parent.map(|(parent, _)| parent);
+        }
+        let &(_, id) = self.pending.first()?;
+        Some(self.take(id))
+    }
+
+    /// The earliest pending item in walk order.
+    fn claim_earliest(&mut self) -> Option<Item> {
+        let first = |id: usize| {
+            let n = self.nodes[id].as_ref().expect("a live node");
+            (&n.key[..], n.pending.front().expect("pending work").0)
+        };
+        let id = self.pending.iter().map(|&(_, id)| id).min_by(|&a, &b| {
+            let ((ka, sa), (kb, sb)) = (first(a), first(b));
+            cmp_positions(ka, sa, kb, sb)
+        })?;
+        Some(self.take(id))
+    }
+
+    /// The item under the write cursor, if it is pending.
+    fn claim_at_cursor(&mut self) -> Option<Item> {
+        let &(id, slot) = self.cursor.last()?;
+        let node = self.nodes[id].as_ref()?;
+        (node.pending.front()?.0 == slot).then(|| self.take(id))
+    }
+
+    /// Puts an item's result in its slot and adds the node of a directory
+    /// it read. Returns that node, and the directory whose post-order visit
+    /// is now due, if any.
     fn finish_item(
         &mut self,
         (node, slot): (usize, u32),
         done: Done,
         post_order: bool,
-    ) -> Option<usize> {
+    ) -> (Option<(usize, u64)>, Option<usize>) {
         let mut due = None;
         self.running -= 1;
         self.held += done.out.cost();
-        if done.files {
-            self.node(node).busy -= 1;
-        }
-        let child = done.read.map(|(mut child, items)| {
+        let child = done.read.map(|mut child| {
             child.parent = Some((node, slot));
             let post_due = post_order && child.unfinished == 0;
             let id = self.add_node(child);
-            self.queue.extend(items.into_iter().map(|item| Item { node: id, ..item }));
             if post_due {
                 due = Some(id);
             }
-            id
+            (id, self.generations)
         });
         let s = &mut self.node(node).slots[slot as usize];
         s.done = true;
@@ -321,18 +386,15 @@ impl State {
         if post_order && child.is_none() && self.finish_slot(node) {
             due = Some(node);
         }
-        due
+        (child, due)
     }
 }
 
 /// What processing an item produced.
 struct Done {
     out: Output,
-    /// The item was a batch of files.
-    files: bool,
-    /// A directory that was read: its node (without its place in the
-    /// tree) and the items of its entries (without their node).
-    read: Option<(Node, Vec<Item>)>,
+    /// A directory that was read: its node (not in the tree yet).
+    read: Option<Node>,
     state: WalkState,
 }
 
@@ -347,30 +409,22 @@ where
     F: Fn(usize) -> V + Sync,
 {
     let roots = config.roots.len();
-    let top = Node {
-        slots: (0..roots).map(|_| Slot::default()).collect(),
-        parent: None,
-        unfinished: roots,
-        dir: None,
-        post: None,
-        busy: 0,
+    let mut state = State {
+        nodes: Vec::new(),
+        free: Vec::new(),
+        generations: 0,
+        pending: BTreeSet::new(),
+        cursor: vec![(0, 0)],
+        held: 0,
+        running: 0,
+        writing: false,
+        waiting: 0,
+        quit: false,
     };
-    let key: Arc<[u32]> = Arc::from([]);
-    let queue = (0..roots)
-        .map(|i| Item { key: key.clone(), node: 0, slot: i as u32, work: Work::Root(i) })
-        .collect();
+    let top = state.add_node(Node::new(Arc::from([]), (0..roots).map(Work::Root).collect(), None));
+    debug_assert_eq!(top, 0);
     let shared = Shared {
-        state: Mutex::new(State {
-            queue,
-            nodes: vec![Some(top)],
-            free: Vec::new(),
-            cursor: vec![(0, 0)],
-            held: 0,
-            running: 0,
-            writing: false,
-            waiting: 0,
-            quit: false,
-        }),
+        state: Mutex::new(state),
         wake: Condvar::new(),
         threads: AtomicUsize::new(0),
         limit: config.reorder_buffer,
@@ -381,8 +435,8 @@ where
         move || {
             shared.threads.fetch_add(1, AtomicOrdering::Relaxed);
             let mut v = make_visitor(i);
-            Worker { config, shared, reader: DirReader::new(config), children: Vec::new() }
-                .run(&mut v);
+            let reader = DirReader::new(config);
+            Worker { config, shared, reader, children: Vec::new(), at: None }.run(&mut v);
             v
         }
     })
@@ -394,6 +448,9 @@ struct Worker<'w> {
     reader: DirReader<'w>,
     /// The entries of the directory being read (kept for its capacity).
     children: Vec<Child>,
+    /// The node this worker took its last item from, or read last: where
+    /// it goes on.
+    at: Option<Place>,
 }
 
 impl<'w> Worker<'w> {
@@ -407,12 +464,21 @@ impl<'w> Worker<'w> {
             let item;
             (st, item) = self.claim(st);
             let Some(Item { key, node, slot, work }) = item else { return };
+            let generation = st.node(node).generation;
+            self.at = Some(Place { node: (node, generation), key: key.clone() });
             drop(st);
             let done = self.process(&key, slot, work, v);
             let quit = done.state == WalkState::Quit;
             st = shared.lock();
-            let due =
-                if quit { None } else { st.finish_item((node, slot), done, shared.post_order) };
+            let mut due = None;
+            if !quit {
+                let child;
+                (child, due) = st.finish_item((node, slot), done, shared.post_order);
+                if let Some(child) = child {
+                    let key = st.node(child.0).key.clone();
+                    self.at = Some(Place { node: child, key });
+                }
+            }
             shared.wake_waiters(&st);
             if let Some(id) = due {
                 drop(st);
@@ -437,37 +503,30 @@ impl<'w> Worker<'w> {
         self.shared.wake.notify_all();
     }
 
-    /// Takes the earliest pending item, waiting while output is over the
-    /// limit (unless the item is under the write cursor) or while items in
-    /// flight may still add work. None when the walk is over.
-    ///
-    /// A batch of files in a directory where another thread visits files is
-    /// passed over for one of the next few items, if there is one: opening
-    /// files in one directory from two threads makes them share the kernel's
-    /// reference counts on it (the parent dentry, the directory's open file),
-    /// which costs more than the lock does.
+    /// Takes an item: with little output held, the next one in this worker's
+    /// region; past half the limit, the earliest; past the limit, only the
+    /// one under the write cursor. Waits while there is none (work in
+    /// flight may add some); None when the walk is over.
     fn claim(&self, mut st: MutexGuard<'w, State>) -> (MutexGuard<'w, State>, Option<Item>) {
+        let limit = self.shared.limit;
         loop {
             if st.quit {
                 return (st, None);
             }
-            match st.queue.peek() {
-                Some(top) => {
-                    let at_cursor = st.cursor.last() == Some(&(top.node, top.slot));
-                    if st.held <= self.shared.limit || at_cursor {
-                        st.running += 1;
-                        let item = if at_cursor { st.queue.pop() } else { st.take_apart() };
-                        if let Some(Item { node, work: Work::Files(..), .. }) = &item {
-                            st.node(*node).busy += 1;
-                        }
-                        return (st, item);
-                    }
-                }
-                None if st.running == 0 => {
-                    self.shared.wake_waiters(&st);
-                    return (st, None);
-                }
-                None => {}
+            let item = if st.held > limit {
+                st.claim_at_cursor()
+            } else if st.held > limit / 2 {
+                st.claim_earliest()
+            } else {
+                st.claim_near(self.at.as_ref())
+            };
+            if item.is_some() {
+                st.running += 1;
+                return (st, item);
+            }
+            if st.pending.is_empty() && st.running == 0 {
+                self.shared.wake_waiters(&st);
+                return (st, None);
             }
             st.waiting += 1;
             st = self.shared.wake.wait(st).unwrap_or_else(|p| p.into_inner());
@@ -478,9 +537,7 @@ impl<'w> Worker<'w> {
     /// Visits the entries of an item (at `key ++ [slot]`) and reads the
     /// directory it may be.
     fn process<V: Visitor>(&mut self, key: &[u32], slot: u32, work: Work, v: &mut V) -> Done {
-        let files = matches!(work, Work::Files(..));
-        let mut done =
-            Done { out: Output::default(), files, read: None, state: WalkState::Continue };
+        let mut done = Done { out: Output::default(), read: None, state: WalkState::Continue };
         let task = match work {
             Work::Root(i) => {
                 let (state, task) = self.reader.visit_root(&self.config.roots[i], v);
@@ -530,16 +587,12 @@ impl<'w> Worker<'w> {
             return;
         }
         children.sort_unstable_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
-        let mut items = Vec::new();
-        let mut push = |work| {
-            let slot = items.len() as u32;
-            items.push(Item { key: key.clone(), node: usize::MAX, slot, work });
-        };
+        let mut work = Vec::new();
         let threads = self.shared.threads.load(AtomicOrdering::Relaxed).max(1);
         let mut rest = children.drain(..).peekable();
         while let Some(child) = rest.next() {
             if child.file_type.is_dir() {
-                push(Work::Dir(dir.clone(), Box::new(child)));
+                work.push(Work::Dir(dir.clone(), Box::new(child)));
                 continue;
             }
             // A run of files: about one batch per thread, so that a large
@@ -551,21 +604,13 @@ impl<'w> Worker<'w> {
             let size = run.len().div_ceil(threads).clamp(FILE_BATCH, MAX_FILE_BATCH);
             let mut run = run.into_iter().peekable();
             while run.peek().is_some() {
-                push(Work::Files(dir.clone(), run.by_ref().take(size).collect()));
+                work.push(Work::Files(dir.clone(), run.by_ref().take(size).collect()));
             }
         }
         drop(rest);
         self.children = children;
-        let n = items.len();
-        let node = Node {
-            slots: (0..n).map(|_| Slot::default()).collect(),
-            parent: None,
-            unfinished: n,
-            dir: self.shared.post_order.then_some(dir),
-            post: None,
-            busy: 0,
-        };
-        done.read = Some((node, items));
+        let post = self.shared.post_order.then(|| dir.clone());
+        done.read = Some(Node::new(key, work, post));
     }
 
     /// Post order: visits directory `id` again, and each ancestor whose
@@ -612,14 +657,13 @@ impl<'w> Worker<'w> {
             }
             st.writing = true;
             drop(st);
-            let mut state = WalkState::Continue;
-            let mut cost = 0;
-            for out in ready.drain(..) {
-                cost += out.cost();
-                if state == WalkState::Continue {
-                    state = out.write(v);
-                }
+            let mut entries = Vec::new();
+            for out in &ready {
+                out.entries(&mut entries);
             }
+            let state = v.write_output(&entries);
+            drop(entries);
+            let cost = ready.drain(..).map(|out| out.cost()).sum::<usize>();
             st = self.shared.lock();
             st.held -= cost;
             if state == WalkState::Quit {

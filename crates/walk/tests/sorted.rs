@@ -103,7 +103,8 @@ struct Records<'a> {
     out: Vec<u8>,
     written: &'a Mutex<Vec<u8>>,
     visited: Vec<Vec<u8>>,
-    quit_at: Option<&'a [u8]>,
+    /// Quit at this entry, and count the visits that start after it.
+    quit_at: Option<(&'a [u8], &'a AtomicUsize)>,
 }
 
 impl<'a> Records<'a> {
@@ -112,16 +113,23 @@ impl<'a> Records<'a> {
     }
 
     fn record(&mut self, what: &[u8], e: &Entry<'_>) -> WalkState {
+        if let Some((_, after)) = self.quit_at {
+            if after.load(Ordering::SeqCst) > 0 {
+                after.fetch_add(1, Ordering::SeqCst);
+            }
+        }
         let rec = [what, e.path(), b"\n"].concat();
         self.visited.push(rec[..rec.len() - 1].to_vec());
         self.out.extend_from_slice(&rec);
         if hash(e.path()).is_multiple_of(61) {
             std::thread::sleep(Duration::from_millis(3));
         }
-        if self.quit_at == Some(e.path()) {
-            WalkState::Quit
-        } else {
-            WalkState::Continue
+        match self.quit_at {
+            Some((at, after)) if at == e.path() => {
+                after.store(1, Ordering::SeqCst);
+                WalkState::Quit
+            }
+            _ => WalkState::Continue,
         }
     }
 }
@@ -139,8 +147,8 @@ impl Visitor for Records<'_> {
     fn take_output(&mut self, out: &mut Vec<u8>) {
         out.append(&mut self.out);
     }
-    fn write_output(&mut self, output: &[u8]) -> WalkState {
-        self.written.lock().unwrap().extend_from_slice(output);
+    fn write_output(&mut self, outputs: &[&[u8]]) -> WalkState {
+        self.written.lock().unwrap().extend(outputs.concat());
         WalkState::Continue
     }
 }
@@ -246,6 +254,25 @@ fn sorted_walk_keeps_roots_in_order_and_honours_max_depth() {
 }
 
 #[test]
+fn a_growing_sorted_walk_writes_in_order() {
+    let tmp = tempfile::tempdir().unwrap();
+    make_tree(tmp.path());
+    let mut want = Vec::new();
+    naive(tmp.path(), b"r", 0, None, false, &mut want);
+    for grow_at_once in [false, true] {
+        let written = Mutex::new(Vec::new());
+        let blocked = std::sync::atomic::AtomicBool::new(grow_at_once);
+        let mut w = WalkBuilder::new();
+        w.add_root_displayed(tmp.path().as_os_str().as_bytes(), b"r").sorted(true).threads(2);
+        let visitors = w.run_growing(8, &blocked, |_| Records::new(&written));
+        assert_eq!(visitors.len(), if grow_at_once { 8 } else { 2 });
+        drop(visitors);
+        let got = lines(&written.into_inner().unwrap());
+        assert!(got == want, "grown {grow_at_once}: {}", diff(&got, &want));
+    }
+}
+
+#[test]
 fn quitting_stops_the_walk_and_keeps_what_was_written_in_order() {
     let tmp = tempfile::tempdir().unwrap();
     make_tree(tmp.path());
@@ -254,16 +281,16 @@ fn quitting_stops_the_walk_and_keeps_what_was_written_in_order() {
     let stop = b"r/tree/d05/g010".to_vec();
     for threads in [1, 4] {
         let written = Mutex::new(Vec::new());
+        let after = AtomicUsize::new(0);
         let mut w = WalkBuilder::new();
         w.add_root_displayed(tmp.path().as_os_str().as_bytes(), b"r").sorted(true).threads(threads);
-        let visitors = w.run(|_| Records { quit_at: Some(&stop), ..Records::new(&written) });
-        let visited: usize = visitors.iter().map(|v| v.visited.len()).sum();
-        drop(visitors);
+        w.run(|_| Records { quit_at: Some((&stop, &after)), ..Records::new(&written) });
         let got = lines(&written.into_inner().unwrap());
         assert!(want.starts_with(&got), "{}", diff(&got, &want));
-        // Stopped soon after the entry that quit.
-        let at = want.iter().position(|l| l[4..] == stop[..]).unwrap();
-        assert!(visited < at + 200, "{visited} entries visited after quitting at {at}");
+        // After the quit, other threads end the item they are in (at most
+        // 256 files) and take no other.
+        let after = after.load(Ordering::SeqCst) - 1;
+        assert!(after <= (threads - 1) * 256, "{after} visits after quitting");
     }
 }
 
@@ -304,9 +331,12 @@ impl Visitor for Slow<'_> {
         let held = handed - self.written.load(Ordering::SeqCst);
         self.peak.fetch_max(held, Ordering::SeqCst);
     }
-    fn write_output(&mut self, output: &[u8]) -> WalkState {
-        self.order.lock().unwrap().extend_from_slice(output);
-        self.written.fetch_add(output.len(), Ordering::SeqCst);
+    fn write_output(&mut self, outputs: &[&[u8]]) -> WalkState {
+        for output in outputs {
+            assert!(!output.is_empty());
+            self.order.lock().unwrap().extend_from_slice(output);
+            self.written.fetch_add(output.len(), Ordering::SeqCst);
+        }
         WalkState::Continue
     }
 }
