@@ -152,7 +152,7 @@ impl<'a> Evaluator<'a> {
             return;
         }
         // Not while another thread's record is split around a command.
-        let _turn = wait_turn(false);
+        let _turn = (!self.cmd.execs.is_empty()).then(|| wait_turn(false));
         if !self.output_closed && self.output.write(&self.buf).is_err() {
             self.output_closed = true;
             self.outcome.quit = true;
