@@ -687,21 +687,25 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
     /// Notes the line numbers at the part's ends when counting to `at`
     /// passes them.
     fn count_part_ends(&mut self, at: usize) {
-        let from = self.base + self.counted_to as u64;
-        let to = self.base + at as u64;
-        for (i, edge) in [self.part.start, self.part.end].into_iter().enumerate() {
-            let slot = if i == 0 { &self.part_lines.0 } else { &self.part_lines.1 };
-            if slot.is_none() && from <= edge && edge <= to {
-                let mid = (edge - self.base) as usize;
-                self.line_number += count_newlines(&self.buf[self.counted_to..mid]);
-                self.counted_to = mid;
-                if i == 0 {
-                    self.part_lines.0 = Some(self.line_number);
-                } else {
-                    self.part_lines.1 = Some(self.line_number);
-                }
-            }
+        if self.part_lines.0.is_none() {
+            self.part_lines.0 = self.count_to_edge(self.part.start, at);
         }
+        if self.part_lines.1.is_none() {
+            self.part_lines.1 = self.count_to_edge(self.part.end, at);
+        }
+    }
+
+    /// Counts up to file offset `edge` if it lies between what is counted
+    /// and `at`; returns the number of the line holding it then.
+    fn count_to_edge(&mut self, edge: u64, at: usize) -> Option<u64> {
+        let from = self.base + self.counted_to as u64;
+        if edge < from || edge > self.base + at as u64 {
+            return None;
+        }
+        let mid = (edge - self.base) as usize;
+        self.line_number += count_newlines(&self.buf[self.counted_to..mid]);
+        self.counted_to = mid;
+        Some(self.line_number)
     }
 
     fn info(&mut self, line_start: usize) -> LineInfo {

@@ -66,7 +66,7 @@ pub fn search_file<M: Matcher, S: Sink>(
     };
     std::thread::scope(|s| {
         for _ in 1..threads.min(job.parts) {
-            s.spawn(|| job.work(None));
+            s.spawn(|| job.work());
         }
         let mut searcher = Searcher::new(config.clone());
         let result = job.replay(&mut searcher, sink);
@@ -160,10 +160,10 @@ impl<M: Matcher> Job<'_, M> {
     }
 
     /// Helper threads: search parts until none are left.
-    fn work(&self, mut searcher: Option<Searcher>) {
-        let searcher = searcher.get_or_insert_with(|| Searcher::new(self.config.clone()));
+    fn work(&self) {
+        let mut searcher = Searcher::new(self.config.clone());
         while let Some(k) = self.take(true) {
-            let r = self.search_part(searcher, k, false);
+            let r = self.search_part(&mut searcher, k, false);
             self.lock().done.insert(k, r);
             self.wake.notify_all();
         }
@@ -348,11 +348,9 @@ struct Replay<'c> {
     pending: Vec<(Event, Vec<u8>)>,
     /// Offset just past the last line printed.
     printed_end: Option<u64>,
-    selected: u64,
     /// `-m` reached: only trailing context is still printed.
     done: bool,
     after_left: usize,
-    stopped: bool,
     /// The sink asked to stop: print nothing more.
     halted: bool,
     summary: SearchSummary,
@@ -366,10 +364,8 @@ impl<'c> Replay<'c> {
             newlines: 0,
             pending: Vec::new(),
             printed_end: None,
-            selected: 0,
             done: false,
             after_left: 0,
-            stopped: false,
             halted: false,
             summary: SearchSummary::default(),
         }
@@ -440,20 +436,20 @@ impl<'c> Replay<'c> {
         }
         // Once -m is reached, the lines recorded so far hold all the
         // trailing context.
-        if !go_on || self.stopped || self.done {
-            self.stopped = true;
-            return Ok(false);
+        Ok(go_on && !self.done)
+    }
+
+    /// Counts a selected line (into the summary) and notes when it reaches `-m`.
+    fn count_selected(&mut self) {
+        self.summary.selected += 1;
+        if self.config.max_count.is_some_and(|m| self.summary.selected >= m) {
+            self.done = true;
         }
-        Ok(true)
     }
 
     /// A selected line counted but not recorded (`-c`, `-l`, `-q`).
     fn select_counted<S: Sink>(&mut self, sink: &mut S) -> io::Result<bool> {
-        self.selected += 1;
-        self.summary.selected += 1;
-        if self.config.max_count.is_some_and(|m| self.selected >= m) {
-            self.done = true;
-        }
+        self.count_selected();
         sink.matched(&[], LineInfo::default())
     }
 
@@ -477,11 +473,7 @@ impl<'c> Replay<'c> {
             return sink.context(text, info, true);
         }
         if e.kind == Kind::Binary {
-            self.selected += 1;
-            self.summary.selected += 1;
-            if self.config.max_count.is_some_and(|m| self.selected >= m) {
-                self.done = true;
-            }
+            self.count_selected();
             return sink.binary_matched(info);
         }
         let c = self.config;
@@ -494,10 +486,8 @@ impl<'c> Replay<'c> {
         self.printed_end = Some(e.offset + text.len() as u64);
         match e.kind {
             Kind::Matched => {
-                self.selected += 1;
-                self.summary.selected += 1;
-                if c.max_count.is_some_and(|m| self.selected >= m) {
-                    self.done = true;
+                self.count_selected();
+                if self.done {
                     self.after_left = c.after_context;
                 }
                 sink.matched(text, info)

@@ -360,11 +360,10 @@ impl Visitor for GrepVisitor<'_> {
             }
         };
         let meta = entry.metadata();
-        let size =
-            meta.filter(|st| FileType::from_mode(st.st_mode).is_file()).map(|st| st.st_size as u64);
         // Regular files may be searched in parts (stat'd or recursed into).
         let regular =
             meta.map_or(ft == FileType::File, |st| FileType::from_mode(st.st_mode).is_file());
+        let size = meta.filter(|_| regular).map(|st| st.st_size as u64);
         self.search(entry.path(), &file, regular.then_some(&file), size)
     }
 
