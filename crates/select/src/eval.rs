@@ -54,6 +54,8 @@ pub struct Evaluator<'a> {
     outcome: Outcome,
     /// The entry's metadata could not be read: drop it (GNU find).
     abort: bool,
+    /// The expression holds `-quit`: entries are evaluated one at a time.
+    quits: bool,
 }
 
 #[derive(Default)]
@@ -94,6 +96,7 @@ impl<'a> Evaluator<'a> {
             output_closed: false,
             outcome: Outcome::default(),
             abort: false,
+            quits: has_quit(&cmd.expr),
         }
     }
 
@@ -104,6 +107,25 @@ impl<'a> Evaluator<'a> {
 
     /// Evaluates the expression for one entry.
     pub fn eval(&mut self, e: &Entry<'_>) -> Outcome {
+        if !self.quits {
+            return self.eval_entry(e);
+        }
+        // Once one thread has run `-quit`, no other entry may act: entries
+        // are evaluated one at a time, and what the quitting one printed is
+        // written before the lock is let go.
+        let mut quitted = QUIT.lock().unwrap_or_else(|p| p.into_inner());
+        if *quitted {
+            return Outcome { prune: false, quit: true };
+        }
+        let o = self.eval_entry(e);
+        if o.quit {
+            *quitted = true;
+            self.flush();
+        }
+        o
+    }
+
+    fn eval_entry(&mut self, e: &Entry<'_>) -> Outcome {
         self.outcome = Outcome::default();
         self.abort = false;
         let start = self.buf.len();
@@ -897,6 +919,20 @@ fn arg_budget() -> usize {
 /// The thread whose entry's output is split around a command's output
 /// (`-printf A -exec CMD ; -printf B`): until it ends the entry, other
 /// threads do not write to standard output.
+/// Whether a thread has evaluated `-quit` (taken for each evaluation when
+/// the expression holds `-quit`).
+static QUIT: std::sync::Mutex<bool> = std::sync::Mutex::new(false);
+
+/// Whether `x` holds `-quit`.
+fn has_quit(x: &Expr) -> bool {
+    match x {
+        Expr::And(a, b) | Expr::Or(a, b) | Expr::Comma(a, b) => has_quit(a) || has_quit(b),
+        Expr::Not(a) => has_quit(a),
+        Expr::Test(_) => false,
+        Expr::Action(a) => matches!(a, Action::Quit),
+    }
+}
+
 static TURN: std::sync::Mutex<Option<std::thread::ThreadId>> = std::sync::Mutex::new(None);
 static TURN_FREE: std::sync::Condvar = std::sync::Condvar::new();
 

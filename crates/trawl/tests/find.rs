@@ -1311,6 +1311,15 @@ fn linux_quit_stops_with_one_line() {
     let lines = r.sorted_lines();
     assert_eq!(lines.len(), 1, "{}", r.stdout_str());
     assert!(lines[0].ends_with(b"/Makefile"));
+    // Many threads meeting many matches at once: still exactly one.
+    for _ in 0..20 {
+        let r = Find::new(&root)
+            .trawl_opts(["-j", "8"])
+            .args([".", "-name", "*.c", "-contains", "include", "-print", "-quit"])
+            .trawl();
+        r.assert_code(0).assert_no_stderr();
+        assert_eq!(r.sorted_lines().len(), 1, "{}", r.stdout_str());
+    }
 }
 
 #[test]
