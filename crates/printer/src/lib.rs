@@ -72,6 +72,14 @@ pub trait Output: Sync {
     /// first chunk; with context lines on, the writer puts `--` before it if
     /// anything was written before (groups of different files are separated).
     fn write(&self, bytes: &[u8], first: bool) -> io::Result<()>;
+
+    /// Keeps other threads from writing until [`Output::let_go`]: a file
+    /// whose output is too large to hold is written in pieces that must
+    /// stay together.
+    fn hold(&self) {}
+
+    /// Ends [`Output::hold`].
+    fn let_go(&self) {}
 }
 
 /// The `--` line between groups of context, colored when coloring.
@@ -83,6 +91,11 @@ pub fn group_separator(colors: Option<&Colors>) -> Vec<u8> {
 
 /// Output is written once a printer holds this much (whole files at a time).
 const FLUSH_AT: usize = 64 * 1024;
+
+/// One file's output is written as it grows once it reaches this much (with
+/// standard output held), so that a large file's output is not all held in
+/// memory, and a reader sees the first lines early.
+const STREAM_AT: usize = 1 << 20;
 
 /// Totals for `--stats` and JSON's summary.
 #[derive(Clone, Copy, Debug, Default)]
@@ -161,6 +174,7 @@ impl<'c> Printer<'c> {
             selected: 0,
             start,
             flushed: false,
+            holding: false,
             begun: false,
             binary_reported: false,
         }
@@ -177,6 +191,8 @@ pub struct FileSink<'p, 'c, M> {
     start: usize,
     /// Part of this file's output was written already (line buffering).
     flushed: bool,
+    /// Standard output is held for this file (its output is streamed).
+    holding: bool,
     /// JSON `begin` written.
     begun: bool,
     binary_reported: bool,
@@ -213,7 +229,7 @@ impl<M: Matcher> FileSink<'_, '_, M> {
         st.bytes_printed += (self.p.out.len() - self.start) as u64;
         // With context, each file is written alone so that the writer can
         // separate it from whatever came before.
-        let due = c.context || c.line_buffered || self.p.out.len() >= FLUSH_AT;
+        let due = c.context || c.line_buffered || self.holding || self.p.out.len() >= FLUSH_AT;
         let result = if due { self.write_out() } else { Ok(()) };
         (matched, result)
     }
@@ -234,10 +250,15 @@ impl<M: Matcher> FileSink<'_, '_, M> {
         r
     }
 
-    /// After a line: write it now under `--line-buffered`.
+    /// After a line: write it now under `--line-buffered`, or what is held
+    /// of a file whose output grew large.
     fn line_done(&mut self) -> io::Result<bool> {
-        if self.p.config.line_buffered {
-            let before = self.p.out.len() - self.start;
+        let before = self.p.out.len() - self.start;
+        if self.p.config.line_buffered || before >= STREAM_AT {
+            if !self.p.config.line_buffered && !self.holding {
+                self.p.output.hold();
+                self.holding = true;
+            }
             self.write_out()?;
             self.p.stats.bytes_printed += before as u64;
         }
@@ -378,6 +399,14 @@ fn next_match<M: Matcher>(m: &M, line: &[u8], at: &mut usize) -> Option<trawl_ma
     None
 }
 
+impl<M> Drop for FileSink<'_, '_, M> {
+    fn drop(&mut self) {
+        if self.holding {
+            self.p.output.let_go();
+        }
+    }
+}
+
 impl<M: Matcher> Sink for FileSink<'_, '_, M> {
     fn matched(&mut self, line: &[u8], info: LineInfo) -> io::Result<bool> {
         self.selected += 1;
@@ -404,7 +433,7 @@ impl<M: Matcher> Sink for FileSink<'_, '_, M> {
                     !self.p.config.invert,
                 );
                 self.p.stats.matches += n;
-                Ok(true)
+                self.line_done()
             }
         }
     }
@@ -421,6 +450,7 @@ impl<M: Matcher> Sink for FileSink<'_, '_, M> {
                     self.begun = true;
                 }
                 json::line(&mut self.p.out, self.path, line, info, None::<&M>, false);
+                return self.line_done();
             }
             _ => {}
         }

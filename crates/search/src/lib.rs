@@ -78,6 +78,9 @@ pub struct SearcherConfig {
     /// Bytes per part when one file is searched by several threads (0:
     /// [`PART_SIZE`]). Tests use tiny parts to put part edges everywhere.
     pub part_size: u64,
+    /// Search a file split into parts from a memory mapping rather than
+    /// reading it (`--mmap`; safe when the file is truncated meanwhile).
+    pub mmap: bool,
 }
 
 impl SearcherConfig {
@@ -184,6 +187,11 @@ impl Part {
     const WHOLE: Part = Part { start: 0, end: u64::MAX, binary: false, origin: 0 };
 }
 
+/// Bytes of a mapped file looked at at a time (they stay in the L1 cache
+/// between binary detection and the search; measured on 1.8 GB: 5% faster
+/// than 256 KiB).
+const MAPPED_WINDOW: usize = 32 * 1024;
+
 /// Bytes read at a time past the end of a part (for its last line and
 /// after-context).
 const MARGIN_READ: usize = 64 * 1024;
@@ -267,13 +275,34 @@ impl Searcher {
         if buf.len() < read_size {
             buf.resize(read_size, 0);
         }
-        let mut run = Run::new(&self.config, matcher, sink, reader, &mut buf, part);
+        let mut run = Run::new(&self.config, matcher, sink, reader, Buf::Owned(&mut buf), part);
         let result = run.search().map(|s| run.finish_part(s));
         if buf.len() > SHRINK_ABOVE {
             buf = Vec::new();
         }
         self.buf = buf;
         result
+    }
+
+    /// Searches the lines of a mapped file that start inside `part`, as
+    /// [`Searcher::search_part`] does with a reader: `data` holds the file
+    /// from `part.origin` to its end. Returns None, having told `sink` some
+    /// lines, when the data holds a NUL that binary detection must rewrite:
+    /// the part must then be searched from a reader.
+    pub fn search_mapped<M: Matcher, S: Sink>(
+        &mut self,
+        matcher: &M,
+        data: &[u8],
+        sink: &mut S,
+        part: Part,
+    ) -> Result<Option<SearchSummary>, SearchError> {
+        if self.config.max_count == Some(0) {
+            return Ok(Some(SearchSummary::default()));
+        }
+        let buf = Buf::Mapped { data, off: 0 };
+        let mut run = Run::new(&self.config, matcher, sink, io::empty(), buf, part);
+        let summary = run.search().map(|s| run.finish_part(s))?;
+        Ok((!run.needs_copy).then_some(summary))
     }
 
     /// Searches a byte slice as a whole file.
@@ -287,6 +316,43 @@ impl Searcher {
     }
 }
 
+/// The bytes a search looks at: a buffer it reads into, or a mapped file.
+enum Buf<'a> {
+    /// Read into; its length is its capacity.
+    Owned(&'a mut Vec<u8>),
+    /// The file from the part's origin to its end; `off` bytes of it were
+    /// dropped (as a buffer drops bytes by moving its tail to the front).
+    Mapped { data: &'a [u8], off: usize },
+}
+
+impl Buf<'_> {
+    /// Makes room for at least `len` bytes (a mapping has it all).
+    fn grow(&mut self, len: usize) {
+        if let Buf::Owned(v) = self {
+            v.resize(len, 0);
+        }
+    }
+
+    /// Drops the first `keep` bytes, of which `len` hold data.
+    fn drop_front(&mut self, keep: usize, len: usize) {
+        match self {
+            Buf::Owned(v) => v.copy_within(keep..len, 0),
+            Buf::Mapped { off, .. } => *off += keep,
+        }
+    }
+}
+
+impl std::ops::Deref for Buf<'_> {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            Buf::Owned(v) => v,
+            Buf::Mapped { data, off } => &data[*off..],
+        }
+    }
+}
+
 /// The state of one search. Positions are indexes into `buf`; `base` is the
 /// file offset of `buf[0]`.
 struct Run<'a, M, S, R> {
@@ -294,7 +360,7 @@ struct Run<'a, M, S, R> {
     matcher: &'a M,
     sink: &'a mut S,
     reader: R,
-    buf: &'a mut Vec<u8>,
+    buf: Buf<'a>,
     base: u64,
     /// Bytes of `buf` holding data.
     len: usize,
@@ -326,6 +392,8 @@ struct Run<'a, M, S, R> {
     part: Part,
     /// Line numbers at the part's start and end, once counted past them.
     part_lines: (Option<u64>, Option<u64>),
+    /// A mapped file held a NUL to rewrite: search it from a reader instead.
+    needs_copy: bool,
 }
 
 /// Whether to go on after a step.
@@ -337,7 +405,7 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
         matcher: &'a M,
         sink: &'a mut S,
         reader: R,
-        buf: &'a mut Vec<u8>,
+        buf: Buf<'a>,
         part: Part,
     ) -> Self {
         Run {
@@ -363,6 +431,7 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
             bytes: 0,
             part,
             part_lines: (if part.start == 0 { Some(1) } else { None }, None),
+            needs_copy: false,
         }
     }
 
@@ -507,7 +576,7 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
         let read_size = self.config.read_size();
         if self.buf.len() - self.len < read_size / 2 + 1 {
             let new_len = (self.buf.len() * 2).max(self.len + read_size);
-            self.buf.resize(new_len, 0);
+            self.buf.grow(new_len);
         }
         let start = self.len;
         // Fill the buffer up: fewer matcher calls, and a small file in one go.
@@ -524,8 +593,19 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
             };
             limit = limit.min(self.len + want);
         }
-        while self.len < limit {
-            match self.reader.read(&mut self.buf[self.len..limit]) {
+        if let Buf::Mapped { .. } = self.buf {
+            // A little at a time, so the search finds the bytes binary
+            // detection just brought into the cache; an unfinished line
+            // doubles it, as it grows a buffer.
+            let window = MAPPED_WINDOW.min(read_size).max(self.len - self.pos);
+            self.len = limit.min(self.len + window);
+            self.eof = self.len == self.buf.len();
+        }
+        while let Buf::Owned(buf) = &mut self.buf {
+            if self.len >= limit {
+                break;
+            }
+            match self.reader.read(&mut buf[self.len..limit]) {
                 Ok(0) => {
                     self.eof = true;
                     break;
@@ -576,8 +656,16 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
             }
         }
         if self.binary_offset.is_some() {
-            for b in self.buf[start..self.len].iter_mut().filter(|b| **b == 0) {
-                *b = b'\n';
+            match &mut self.buf {
+                Buf::Owned(buf) => {
+                    for b in buf[start..self.len].iter_mut().filter(|b| **b == 0) {
+                        *b = b'\n';
+                    }
+                }
+                Buf::Mapped { .. } => {
+                    self.needs_copy = true;
+                    return false;
+                }
             }
         }
         true
@@ -587,6 +675,12 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
     /// the matcher piece by piece, reusing the buffer for each piece.
     fn stream_long_line(&mut self) -> Result<Streamed, SearchError> {
         let Some(mut stream) = self.matcher.line_stream() else { return Ok(Streamed::Unsupported) };
+        if let Buf::Mapped { .. } = self.buf {
+            // Reading streams the line through a buffer: the mapping would
+            // hold all of its pages.
+            self.needs_copy = true;
+            return Ok(Streamed::SkipFile);
+        }
         let info = self.info(self.pos);
         let mut matched = false;
         let mut from = self.pos;
@@ -608,9 +702,9 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
             self.base += self.len as u64;
             self.len = 0;
             from = 0;
-            let cap = self.buf.len();
+            let Buf::Owned(buf) = &mut self.buf else { unreachable!("streams only read buffers") };
             while self.len == 0 && !self.eof {
-                match self.reader.read(&mut self.buf[..cap]) {
+                match self.reader.read(buf) {
                     Ok(0) => self.eof = true,
                     Ok(n) => self.len = n,
                     Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -666,7 +760,7 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
         if self.printed_end < keep {
             self.dropped_unprinted = true;
         }
-        self.buf.copy_within(keep..self.len, 0);
+        self.buf.drop_front(keep, self.len);
         self.base += keep as u64;
         self.len -= keep;
         self.pos -= keep;
@@ -886,6 +980,7 @@ pub fn count_newlines(bytes: &[u8]) -> u64 {
     memchr::memchr_iter(b'\n', bytes).count() as u64
 }
 
+mod mapped;
 mod parallel;
 pub use parallel::{search_file as search_file_parallel, PARALLEL_MIN, PART_SIZE};
 

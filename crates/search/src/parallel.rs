@@ -24,6 +24,7 @@ use std::sync::{Condvar, Mutex};
 use memchr::memrchr;
 use trawl_matcher::Matcher;
 
+use crate::mapped::Mapping;
 use crate::{
     BinaryMode, LineInfo, Part, SearchError, SearchSummary, Searcher, SearcherConfig, Sink,
 };
@@ -34,6 +35,9 @@ pub const PART_SIZE: u64 = 4 << 20;
 
 /// Files at least this large are worth searching on several threads.
 pub const PARALLEL_MIN: u64 = 4 * PART_SIZE;
+
+/// A mapped file's pages are given back this many bytes at a time.
+const RELEASE_EVERY: u64 = 32 << 20;
 
 /// Parts searched ahead of the one being replayed, per thread.
 const AHEAD_PER_THREAD: usize = 3;
@@ -63,17 +67,32 @@ pub fn search_file<M: Matcher, S: Sink>(
         first_nul: AtomicU64::new(u64::MAX),
         stop: AtomicBool::new(false),
         ahead: threads * AHEAD_PER_THREAD,
+        map: if config.mmap { Mapping::new(file, size) } else { None },
     };
     std::thread::scope(|s| {
         for _ in 1..threads.min(job.parts) {
             s.spawn(|| job.work());
         }
+        // The helpers stop when the replay ends, even by a panic (else the
+        // scope would wait for them forever).
+        let _stop = StopOnDrop(&job);
         let mut searcher = Searcher::new(config.clone());
-        let result = job.replay(&mut searcher, sink);
-        job.stop.store(true, Ordering::Relaxed);
-        job.wake.notify_all();
-        result
+        job.replay(&mut searcher, sink)
     })
+}
+
+/// Tells a job's helpers to take no more parts.
+struct StopOnDrop<'j, 'a, M>(&'j Job<'a, M>);
+
+impl<M> Drop for StopOnDrop<'_, '_, M> {
+    fn drop(&mut self) {
+        // Under the lock: a helper between its check and its wait would
+        // otherwise miss the wake-up and never end.
+        let st = self.0.state.lock().unwrap_or_else(|e| e.into_inner());
+        self.0.stop.store(true, Ordering::Relaxed);
+        drop(st);
+        self.0.wake.notify_all();
+    }
 }
 
 /// What a part selected, to be replayed in order.
@@ -133,6 +152,8 @@ struct Job<'a, M> {
     /// The replay is over: take no more parts.
     stop: AtomicBool,
     ahead: usize,
+    /// The file mapped (parts are read when it is not).
+    map: Option<Mapping>,
 }
 
 impl<M: Matcher> Job<'_, M> {
@@ -182,9 +203,25 @@ impl<M: Matcher> Job<'_, M> {
         let read_start = self.read_start(start)?;
         let part =
             Part { start: start - read_start, end: end - read_start, binary, origin: read_start };
-        let mut rec = Recorder { text: !self.config.lines_unneeded, record: Recorded::default() };
-        let reader = PartReader { file: self.file, pos: read_start };
-        let summary = searcher.search_part(self.matcher, reader, &mut rec, part)?;
+        let text = !self.config.lines_unneeded;
+        let mut rec = Recorder { text, record: Recorded::default() };
+        let mut mapped = None;
+        if let Some(map) = self.map.as_ref().filter(|m| !binary && !m.faulted()) {
+            let data = map.bytes_from(read_start);
+            let found = searcher.search_mapped(self.matcher, data, &mut rec, part)?;
+            // After a fault the part may have seen zeros for the file's bytes.
+            mapped = found.filter(|_| !map.faulted());
+            if mapped.is_none() {
+                rec = Recorder { text, record: Recorded::default() };
+            }
+        }
+        let summary = match mapped {
+            Some(summary) => summary,
+            None => {
+                let reader = PartReader { file: self.file, pos: read_start };
+                searcher.search_part(self.matcher, reader, &mut rec, part)?
+            }
+        };
         if let Some(at) = summary.binary_offset.filter(|_| !binary) {
             self.first_nul.fetch_min(read_start + at, Ordering::Relaxed);
         }
@@ -235,6 +272,7 @@ impl<M: Matcher> Job<'_, M> {
         sink: &mut S,
     ) -> Result<SearchSummary, SearchError> {
         let mut r = Replay::new(self.config, self.part_size);
+        let mut released = 0;
         for k in 0..self.parts {
             if crate::STOP.load(Ordering::Relaxed) {
                 return Err(SearchError::Io(io::Error::from(io::ErrorKind::Interrupted)));
@@ -270,6 +308,15 @@ impl<M: Matcher> Job<'_, M> {
             }
             if !r.play(k, rec, sink)? {
                 break;
+            }
+            if let Some(map) = &self.map {
+                // Parts up to k are done with: give back their pages, a
+                // batch at a time (each call interrupts the other threads).
+                let done = (k as u64 + 1) * self.part_size;
+                if done - released >= RELEASE_EVERY {
+                    map.release(released, done);
+                    released = done;
+                }
             }
         }
         r.finish(sink)?;

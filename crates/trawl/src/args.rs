@@ -62,6 +62,7 @@ pub fn command() -> Command {
         .arg(flag("json").long("json").help("Print results as JSON Lines"))
         .arg(flag("stats").long("stats").help("Print statistics at the end"))
         .arg(Arg::new("sort").long("sort").value_name("BY").value_parser(["path", "none"]).help("Sort output: path (depth-first, by name bytes) or none"))
+        .arg(flag("no_mmap").long("no-mmap").help("Read large files instead of mapping them into memory"))
         .arg(flag("line_buffered").long("line-buffered").help("Write each line as soon as it is found"))
         .arg(flag("recursive").short('r').long("recursive").help("Search directories recursively (always on)"))
         .arg(flag("dereference").short('R').long("dereference-recursive").help("Recurse and follow symlinks"))

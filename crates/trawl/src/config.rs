@@ -213,6 +213,7 @@ impl Config {
             lines_unneeded: !lines_out,
             read_size: 0,
             part_size: 0,
+            mmap: !flag("no_mmap"),
             max_count: m.get_one::<u64>("max_count").copied(),
             binary,
         };

@@ -12,7 +12,8 @@ use std::io::{self, IoSlice, Write};
 use std::mem::ManuallyDrop;
 use std::os::fd::FromRawFd;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Condvar, Mutex};
+use std::thread::ThreadId;
 
 use crate::config::Config;
 
@@ -24,6 +25,8 @@ pub const WRITE_AT: usize = 64 * 1024;
 /// printers already hand over large chunks).
 pub struct Stdout {
     inner: Mutex<Inner>,
+    /// Signalled when a thread lets standard output go.
+    free: Condvar,
     /// Context is on: separate groups of different files with `--`.
     context: bool,
     separator: Vec<u8>,
@@ -38,6 +41,8 @@ struct Inner {
     group_written: bool,
     /// Sorted output gathered for one large write.
     gathered: Vec<u8>,
+    /// The thread writing a large file's output in pieces: others wait.
+    holder: Option<ThreadId>,
 }
 
 thread_local! {
@@ -52,7 +57,13 @@ impl Stdout {
         // keeps this File from closing it.
         let file = ManuallyDrop::new(unsafe { File::from_raw_fd(1) });
         Stdout {
-            inner: Mutex::new(Inner { file, group_written: false, gathered: Vec::new() }),
+            inner: Mutex::new(Inner {
+                file,
+                group_written: false,
+                gathered: Vec::new(),
+                holder: None,
+            }),
+            free: Condvar::new(),
             context: cfg.printer.context,
             separator: trawl_printer::group_separator(cfg.printer.colors.as_ref()),
             line_buffered: cfg.printer.line_buffered,
@@ -121,8 +132,19 @@ impl Stdout {
         self.write_gathered(&mut self.lock())
     }
 
+    /// Locks standard output, once no other thread holds it.
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
-        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+        let me = std::thread::current().id();
+        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        while inner.holder.is_some_and(|h| h != me) {
+            inner = self.free.wait(inner).unwrap_or_else(|e| e.into_inner());
+        }
+        inner
+    }
+
+    /// Whether this thread's writes are captured (a sorted walk's entry).
+    fn capturing() -> bool {
+        CAPTURE.with(|c| c.borrow().is_some())
     }
 
     fn write_gathered(&self, inner: &mut Inner) -> io::Result<()> {
@@ -171,6 +193,20 @@ impl trawl_printer::Output for Stdout {
         let result = result.and_then(|_| inner.file.write_all(bytes));
         self.note_error(result)
     }
+
+    fn hold(&self) {
+        // A sorted walk writes what it captured in order, whole.
+        if !Self::capturing() {
+            self.lock().holder = Some(std::thread::current().id());
+        }
+    }
+
+    fn let_go(&self) {
+        if !Self::capturing() {
+            self.lock().holder = None;
+            self.free.notify_all();
+        }
+    }
 }
 
 /// Writes every slice (in chunks the kernel takes: at most 1024 per call).
@@ -186,4 +222,48 @@ pub fn write_all_vectored(out: &mut impl Write, mut slices: &mut [IoSlice<'_>]) 
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Read, Seek};
+    use trawl_printer::Output;
+
+    #[test]
+    fn a_held_output_keeps_other_threads_waiting() {
+        let mut f = tempfile::tempfile().unwrap();
+        let out = Stdout {
+            inner: Mutex::new(Inner {
+                file: ManuallyDrop::new(f.try_clone().unwrap()),
+                group_written: false,
+                gathered: Vec::new(),
+                holder: None,
+            }),
+            free: Condvar::new(),
+            context: false,
+            separator: Vec::new(),
+            line_buffered: false,
+            broken: AtomicBool::new(false),
+        };
+        let (tx, rx) = std::sync::mpsc::channel();
+        let out = &out;
+        std::thread::scope(|s| {
+            out.hold();
+            out.write(b"a1\n", true).unwrap();
+            s.spawn(move || {
+                rx.recv().unwrap();
+                out.write(b"b\n", true).unwrap();
+            });
+            tx.send(()).unwrap();
+            // The other thread has time to try writing.
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            out.write(b"a2\n", false).unwrap();
+            out.let_go();
+        });
+        let mut got = String::new();
+        f.rewind().unwrap();
+        f.read_to_string(&mut got).unwrap();
+        assert_eq!(got, "a1\na2\nb\n");
+    }
 }

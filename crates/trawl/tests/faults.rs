@@ -951,6 +951,59 @@ fn broken_pipe_ends_quietly() {
     broken_pipe_case(&t, &many);
 }
 
+/// A large file that prints most of its lines: its output is written as it
+/// is found (standard output held for it), not gathered whole in memory; the
+/// reader sees the first lines early.
+#[test]
+fn a_large_file_printing_most_lines_holds_little() {
+    let _g = heavy();
+    let t = Tree::new();
+    let lines = 6_000_000u32;
+    {
+        let mut f = io::BufWriter::new(File::create(t.path().join("big.txt")).unwrap());
+        for i in 0..lines {
+            writeln!(f, "keep line {i:08} and some more text to print").unwrap();
+        }
+        f.flush().unwrap();
+    }
+    // ~290 MB of output (trawl used to hold it all), from a file read or
+    // mapped.
+    for extra in [&["--no-mmap"][..], &[]] {
+        let mut cmd = trawl_cmd(t.path(), extra.iter().chain(&["-n", "keep", "big.txt"]));
+        cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        let mut p = Proc::spawn(cmd, true);
+        let mut out = p.child.stdout.take().unwrap();
+        let start = Instant::now();
+        // Counts lines; notes when the first bytes came.
+        let reader = std::thread::spawn(move || {
+            let (mut n, mut first) = (0u64, None);
+            let mut chunk = vec![0u8; 1 << 16];
+            loop {
+                match out.read(&mut chunk) {
+                    Ok(0) | Err(_) => break,
+                    Ok(k) => {
+                        first.get_or_insert_with(|| start.elapsed());
+                        n += memchr::memchr_iter(b'\n', &chunk[..k]).count() as u64;
+                    }
+                }
+            }
+            (n, first)
+        });
+        let r = p.wait(BIG_TIMEOUT);
+        let (n, first) = reader.join().unwrap();
+        r.assert(0, b"").assert_no_stderr();
+        eprintln!(
+            "{extra:?}: {:?}, first output after {first:?}, peak RSS {} MiB",
+            r.elapsed,
+            r.maxrss_kib / 1024
+        );
+        assert_eq!(n, lines as u64, "lines printed");
+        // Held: a few parts per thread (their lines and the pages mapped).
+        assert!(r.maxrss_kib < 128 * 1024, "peak RSS {} KiB\n{}", r.maxrss_kib, r.ctx());
+        assert!(first.unwrap() < r.elapsed / 2, "output only came at the end");
+    }
+}
+
 // ---------------------------------------------------------------------
 // 12. SIGINT.
 

@@ -1,7 +1,7 @@
 //! Large files searched in parts by several threads: the output must be
 //! GNU grep's, byte for byte, whatever falls on a part edge.
 
-use crate::util::Tree;
+use crate::util::{clip, engine_flags, lines, Tree};
 
 /// A file over the size searched in parts (16 MiB): lines of varied length,
 /// "needleN" on some, a 3 MB line crossing a part edge, runs of empty lines,
@@ -77,4 +77,51 @@ engines!(huge_file_with_a_late_nul, |e| {
     t.parity(e).args(["-c", "needle", "late_nul.bin"]).exact().check();
     t.parity(e).args(["-l", "NUL", "late_nul.bin"]).exact().check();
     t.parity(e).args(["-c", "-a", "needle", "late_nul.bin"]).exact().check();
+});
+engines!(huge_files_output_stays_together_while_streamed, |e| {
+    // Four files printing ~20 MB each: each is written in pieces as it is
+    // found, with standard output held, while the others wait (without the
+    // hold, pieces of different files interleave in every run of a release
+    // build; the unit test in output.rs checks the hold itself).
+    let t = Tree::new();
+    let mut data = Vec::with_capacity(21 << 20);
+    for i in 0.. {
+        if data.len() >= 20 << 20 {
+            break;
+        }
+        data.extend_from_slice(format!("filler line {i} {}\n", "z".repeat(i % 120)).as_bytes());
+    }
+    for k in 0..4 {
+        t.file(format!("tree/huge{k}.txt"), &data);
+    }
+    for i in 0..100 {
+        t.file(format!("tree/many/{i}.txt"), format!("filler {i}\nother\n"));
+    }
+    t.parity(e).trawl_args(["-j", "4"]).args(["-n", "filler", "tree"]).check();
+    for args in [&["-n", "filler", "tree"][..], &["-C", "1", "line 7", "tree"]] {
+        for _ in 0..2 {
+            let r = t.trawl().args(engine_flags(e)).args(["-j", "4"]).args(args).run();
+            r.assert_code(0).assert_no_stderr();
+            // Each file's lines (and the `--` inside its groups) form one
+            // run; a file's name never comes back after another's.
+            let mut seen = std::collections::HashSet::new();
+            let mut last: &[u8] = b"";
+            for l in lines(&r.stdout).into_iter().filter(|l| *l != b"--") {
+                let name = &l[..l.iter().position(|&b| b == b':' || b == b'-').unwrap_or(l.len())];
+                if name != last {
+                    assert!(seen.insert(name.to_vec()), "{} interleaved ({args:?})", clip(name));
+                    last = name;
+                }
+            }
+        }
+    }
+});
+engines!(huge_file_read_instead_of_mapped, |e| {
+    let t = huge();
+    t.parity(e)
+        .trawl_args(["--no-mmap"])
+        .args(["-n", "-C", "2", "needle", "huge.txt"])
+        .exact()
+        .check();
+    t.parity(e).trawl_args(["--no-mmap"]).args(["-c", "needle", "late_nul.bin"]).exact().check();
 });
