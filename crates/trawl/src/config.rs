@@ -259,7 +259,7 @@ impl Config {
             byte_offset: flag("byte_offset"),
             only_matching,
             invert,
-            context: lines_out && group_breaks,
+            context: lines_out && group_breaks && !json,
             null: flag("null"),
             colors,
             line_buffered: flag("line_buffered"),

@@ -101,6 +101,18 @@ engines!(json_context_messages, |e| {
     assert_line_msg(&m[3], "context", "j.txt", b"foo bar foo\n", 3, 8, &[]);
 });
 
+engines!(json_context_across_files_is_only_json, |e| {
+    // Context separates groups of different files with `--` in grep's
+    // format; JSON has no such line.
+    let t = json_tree();
+    t.file("l.txt", "bar\nx\n");
+    let r = trawl(&t, e, &["--json", "-C", "1", "bar$", "j.txt", "l.txt"]);
+    r.assert_code(0);
+    let m = parse_lines(&r.stdout);
+    let kinds: Vec<&str> = m.iter().map(kind).collect();
+    assert_eq!(kinds.iter().filter(|k| **k == "begin").count(), 2, "{}", r.stdout_str());
+});
+
 engines!(json_no_match_exits_one_with_a_summary, |e| {
     let t = json_tree();
     let r = trawl(&t, e, &["--json", "zzz", "."]);
