@@ -79,7 +79,8 @@ pub struct SearcherConfig {
     /// [`PART_SIZE`]). Tests use tiny parts to put part edges everywhere.
     pub part_size: u64,
     /// Search a file split into parts from a memory mapping rather than
-    /// reading it (`--mmap`; safe when the file is truncated meanwhile).
+    /// reading it (off with `--no-mmap`; safe when the file is truncated
+    /// meanwhile).
     pub mmap: bool,
 }
 
@@ -287,8 +288,9 @@ impl Searcher {
     /// Searches the lines of a mapped file that start inside `part`, as
     /// [`Searcher::search_part`] does with a reader: `data` holds the file
     /// from `part.origin` to its end. Returns None, having told `sink` some
-    /// lines, when the data holds a NUL that binary detection must rewrite:
-    /// the part must then be searched from a reader.
+    /// lines, when the data holds a NUL that binary detection must rewrite,
+    /// or a line to stream through a buffer: the part must then be searched
+    /// from a reader.
     pub fn search_mapped<M: Matcher, S: Sink>(
         &mut self,
         matcher: &M,

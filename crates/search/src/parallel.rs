@@ -88,7 +88,7 @@ impl<M> Drop for StopOnDrop<'_, '_, M> {
     fn drop(&mut self) {
         // Under the lock: a helper between its check and its wait would
         // otherwise miss the wake-up and never end.
-        let st = self.0.state.lock().unwrap_or_else(|e| e.into_inner());
+        let st = self.0.lock();
         self.0.stop.store(true, Ordering::Relaxed);
         drop(st);
         self.0.wake.notify_all();
@@ -156,11 +156,13 @@ struct Job<'a, M> {
     map: Option<Mapping>,
 }
 
-impl<M: Matcher> Job<'_, M> {
+impl<M> Job<'_, M> {
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
+}
 
+impl<M: Matcher> Job<'_, M> {
     /// Takes the next part, unless too far ahead of the replay; waits for
     /// one when `wait` (helper threads) and returns None when all are out.
     fn take(&self, wait: bool) -> Option<usize> {
@@ -205,19 +207,20 @@ impl<M: Matcher> Job<'_, M> {
             Part { start: start - read_start, end: end - read_start, binary, origin: read_start };
         let text = !self.config.lines_unneeded;
         let mut rec = Recorder { text, record: Recorded::default() };
-        let mut mapped = None;
-        if let Some(map) = self.map.as_ref().filter(|m| !binary && !m.faulted()) {
-            let data = map.bytes_from(read_start);
-            let found = searcher.search_mapped(self.matcher, data, &mut rec, part)?;
-            // After a fault the part may have seen zeros for the file's bytes.
-            mapped = found.filter(|_| !map.faulted());
-            if mapped.is_none() {
-                rec = Recorder { text, record: Recorded::default() };
+        let mapped = match self.map.as_ref().filter(|m| !binary && !m.faulted()) {
+            Some(map) => {
+                let data = map.bytes_from(read_start);
+                let found = searcher.search_mapped(self.matcher, data, &mut rec, part)?;
+                // After a fault the part may have seen zeros for the file's bytes.
+                found.filter(|_| !map.faulted())
             }
-        }
+            None => None,
+        };
         let summary = match mapped {
             Some(summary) => summary,
             None => {
+                // Read, from a fresh record (a mapped try may have left lines).
+                rec = Recorder { text, record: Recorded::default() };
                 let reader = PartReader { file: self.file, pos: read_start };
                 searcher.search_part(self.matcher, reader, &mut rec, part)?
             }

@@ -96,7 +96,7 @@ impl<'a> Evaluator<'a> {
             output_closed: false,
             outcome: Outcome::default(),
             abort: false,
-            quits: has_quit(&cmd.expr),
+            quits: cmd.expr.any_action(&|a| matches!(a, Action::Quit)),
         }
     }
 
@@ -916,23 +916,13 @@ fn arg_budget() -> usize {
     max.saturating_sub(env).saturating_sub(4096).max(4096)
 }
 
-/// The thread whose entry's output is split around a command's output
-/// (`-printf A -exec CMD ; -printf B`): until it ends the entry, other
-/// threads do not write to standard output.
 /// Whether a thread has evaluated `-quit` (taken for each evaluation when
 /// the expression holds `-quit`).
 static QUIT: std::sync::Mutex<bool> = std::sync::Mutex::new(false);
 
-/// Whether `x` holds `-quit`.
-fn has_quit(x: &Expr) -> bool {
-    match x {
-        Expr::And(a, b) | Expr::Or(a, b) | Expr::Comma(a, b) => has_quit(a) || has_quit(b),
-        Expr::Not(a) => has_quit(a),
-        Expr::Test(_) => false,
-        Expr::Action(a) => matches!(a, Action::Quit),
-    }
-}
-
+/// The thread whose entry's output is split around a command's output
+/// (`-printf A -exec CMD ; -printf B`): until it ends the entry, other
+/// threads do not write to standard output.
 static TURN: std::sync::Mutex<Option<std::thread::ThreadId>> = std::sync::Mutex::new(None);
 static TURN_FREE: std::sync::Condvar = std::sync::Condvar::new();
 

@@ -25,6 +25,20 @@ pub enum Expr {
     Action(Action),
 }
 
+impl Expr {
+    /// Whether some action of the expression satisfies `p`.
+    pub fn any_action(&self, p: &impl Fn(&Action) -> bool) -> bool {
+        match self {
+            Expr::And(a, b) | Expr::Or(a, b) | Expr::Comma(a, b) => {
+                a.any_action(p) || b.any_action(p)
+            }
+            Expr::Not(a) => a.any_action(p),
+            Expr::Test(_) => false,
+            Expr::Action(a) => p(a),
+        }
+    }
+}
+
 /// How a number compares: `+N`, `-N` or `N`.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
 pub enum Cmp {

@@ -185,14 +185,9 @@ impl Visitor for FindVisitor<'_> {
 /// `-delete`, `-quit`, `-fprint`...) need the evaluations themselves in
 /// order, on one thread.
 fn prints_only(x: &Expr) -> bool {
-    match x {
-        Expr::And(a, b) | Expr::Or(a, b) | Expr::Comma(a, b) => prints_only(a) && prints_only(b),
-        Expr::Not(a) => prints_only(a),
-        Expr::Test(_) => true,
-        Expr::Action(a) => {
-            matches!(a, Action::Print(_) | Action::Printf(_) | Action::Ls(None) | Action::Prune)
-        }
-    }
+    !x.any_action(&|a| {
+        !matches!(a, Action::Print(_) | Action::Printf(_) | Action::Ls(None) | Action::Prune)
+    })
 }
 
 /// Runs `trawl find ARGS`.

@@ -56,6 +56,17 @@ impl Stdout {
         // SAFETY: fd 1 stays open for the life of the process; ManuallyDrop
         // keeps this File from closing it.
         let file = ManuallyDrop::new(unsafe { File::from_raw_fd(1) });
+        let separator = trawl_printer::group_separator(cfg.printer.colors.as_ref());
+        Stdout::on(file, cfg.printer.context, separator, cfg.printer.line_buffered)
+    }
+
+    /// Shared output over `file` (fd 1, or a file in tests).
+    fn on(
+        file: ManuallyDrop<File>,
+        context: bool,
+        separator: Vec<u8>,
+        line_buffered: bool,
+    ) -> Stdout {
         Stdout {
             inner: Mutex::new(Inner {
                 file,
@@ -64,9 +75,9 @@ impl Stdout {
                 holder: None,
             }),
             free: Condvar::new(),
-            context: cfg.printer.context,
-            separator: trawl_printer::group_separator(cfg.printer.colors.as_ref()),
-            line_buffered: cfg.printer.line_buffered,
+            context,
+            separator,
+            line_buffered,
             broken: AtomicBool::new(false),
         }
     }
@@ -233,19 +244,7 @@ mod tests {
     #[test]
     fn a_held_output_keeps_other_threads_waiting() {
         let mut f = tempfile::tempfile().unwrap();
-        let out = Stdout {
-            inner: Mutex::new(Inner {
-                file: ManuallyDrop::new(f.try_clone().unwrap()),
-                group_written: false,
-                gathered: Vec::new(),
-                holder: None,
-            }),
-            free: Condvar::new(),
-            context: false,
-            separator: Vec::new(),
-            line_buffered: false,
-            broken: AtomicBool::new(false),
-        };
+        let out = Stdout::on(ManuallyDrop::new(f.try_clone().unwrap()), false, Vec::new(), false);
         let (tx, rx) = std::sync::mpsc::channel();
         let out = &out;
         std::thread::scope(|s| {
