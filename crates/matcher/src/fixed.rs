@@ -2,6 +2,7 @@
 
 use aho_corasick::{AhoCorasick, Input, MatchKind};
 
+use crate::fold::{FoldByte, FoldFinder};
 use crate::{Error, ErrorKind, Match, Matcher};
 
 /// Any of a set of fixed strings, leftmost-longest as `grep -F`.
@@ -11,6 +12,9 @@ use crate::{Error, ErrorKind, Match, Matcher};
 #[derive(Debug)]
 pub struct FixedMatcher {
     ac: AhoCorasick,
+    /// One string with letters under `-i`: Aho-Corasick's ASCII case
+    /// folding forgoes its vector search, this finder does not.
+    folded: Option<FoldFinder>,
     min_len: usize,
 }
 
@@ -23,13 +27,30 @@ impl FixedMatcher {
             .build(patterns)
             .map_err(|e| Error::new(ErrorKind::Unsupported(e.to_string())))?;
         let min_len = patterns.iter().map(Vec::len).min().unwrap_or(0);
-        Ok(FixedMatcher { ac, min_len })
+        let folded = match patterns {
+            [one] if ignore_case && one.iter().any(u8::is_ascii_alphabetic) => {
+                let needle = one.iter().map(|&b| {
+                    if b.is_ascii_alphabetic() {
+                        FoldByte::either_case(b)
+                    } else {
+                        FoldByte::exact(b)
+                    }
+                });
+                FoldFinder::new(needle.collect())
+            }
+            _ => None,
+        };
+        Ok(FixedMatcher { ac, folded, min_len })
     }
 }
 
 impl Matcher for FixedMatcher {
     #[inline]
     fn find_at(&self, haystack: &[u8], at: usize) -> Result<Option<Match>, Error> {
+        if let Some(f) = &self.folded {
+            let found = f.find(&haystack[at..]).map(|i| Match::new(at + i, at + i + f.len()));
+            return Ok(found);
+        }
         let input = Input::new(haystack).span(at..haystack.len());
         Ok(self.ac.find(input).map(|m| Match::new(m.start(), m.end())))
     }

@@ -27,6 +27,7 @@
 
 mod bre;
 mod fixed;
+mod fold;
 mod pcre;
 mod rust;
 

@@ -12,6 +12,7 @@ use regex_automata::{meta, Anchored, Input};
 use regex_syntax::hir::literal::{ExtractKind, Extractor, Seq};
 use regex_syntax::hir::{self, Class, ClassBytes, ClassBytesRange, Hir, HirKind, Look};
 
+use crate::fold::{FoldByte, FoldFinder};
 use crate::{Error, ErrorKind, LineStream, Match, Matcher, Options};
 
 /// A pattern compiled by `regex-automata`, searching bytes.
@@ -26,6 +27,9 @@ pub struct RustMatcher {
     /// Literals one of which every match contains, when the regex starts
     /// with something the engine cannot skip ahead to (such as `\w+_RESUME`).
     inner: Option<InnerLiterals>,
+    /// The inner literal (a folded one) is the whole pattern: a candidate is
+    /// a match.
+    literal: bool,
     /// The rewritten syntax tree, for the streaming DFA built on first use.
     hir: Hir,
     stream_dfa: OnceLock<Option<DFA>>,
@@ -37,6 +41,8 @@ pub struct RustMatcher {
 enum InnerLiterals {
     One(Box<memmem::Finder<'static>>),
     Many(AhoCorasick),
+    /// A run of bytes some of which match either case (`-i`).
+    Folded(FoldFinder),
 }
 
 impl InnerLiterals {
@@ -67,13 +73,77 @@ impl InnerLiterals {
         })
     }
 
+    /// The longest run of bytes (some matching either case) that every
+    /// match contains, when it has a byte that folds: the engine's literal
+    /// prefilters cannot use it (a case-blind literal of n letters has 2^n
+    /// spellings). `whole` is set when the run is the entire pattern.
+    fn folded(hir: &Hir) -> Option<(InnerLiterals, bool)> {
+        let parts: &[Hir] = match hir.kind() {
+            HirKind::Concat(subs) => subs,
+            _ => std::slice::from_ref(hir),
+        };
+        let mut best: Vec<FoldByte> = Vec::new();
+        let mut run = Vec::new();
+        let mut whole = true;
+        for part in parts {
+            if !push_folded(part, &mut run) {
+                whole = false;
+                if run.len() > best.len() {
+                    best = std::mem::take(&mut run);
+                }
+                run.clear();
+            }
+        }
+        if run.len() > best.len() {
+            best = run;
+        }
+        if best.iter().all(|f| f.mask == 0) {
+            return None;
+        }
+        let finder = FoldFinder::new(best)?;
+        Some((InnerLiterals::Folded(finder), whole))
+    }
+
     fn find_in(&self, hay: &[u8], at: usize) -> Option<usize> {
         match self {
             InnerLiterals::One(f) => f.find(&hay[at..]).map(|i| at + i),
             InnerLiterals::Many(ac) => {
                 ac.find(aho_corasick::Input::new(hay).span(at..hay.len())).map(|m| m.start())
             }
+            InnerLiterals::Folded(f) => f.find(&hay[at..]).map(|i| at + i),
         }
+    }
+}
+
+/// Appends to `run` the bytes `hir` always matches, one after the other,
+/// when it is a literal, a class of one byte or of the two cases of a
+/// letter, or a capture or concatenation of those. False when it is anything
+/// else: `run` then ends with the bytes matched before the piece that is not.
+fn push_folded(hir: &Hir, run: &mut Vec<FoldByte>) -> bool {
+    match hir.kind() {
+        HirKind::Literal(hir::Literal(bytes)) => {
+            run.extend(bytes.iter().map(|&b| FoldByte::exact(b)));
+            true
+        }
+        HirKind::Class(Class::Bytes(c)) => {
+            let r = c.ranges();
+            match r {
+                [one] if one.start() == one.end() => run.push(FoldByte::exact(one.start())),
+                [upper, lower]
+                    if upper.start() == upper.end()
+                        && lower.start() == lower.end()
+                        && upper.start().is_ascii_uppercase()
+                        && lower.start() == upper.start().to_ascii_lowercase() =>
+                {
+                    run.push(FoldByte::either_case(lower.start()))
+                }
+                _ => return false,
+            }
+            true
+        }
+        HirKind::Capture(cap) => push_folded(&cap.sub, run),
+        HirKind::Concat(subs) => subs.iter().all(|h| push_folded(h, run)),
+        _ => false,
     }
 }
 
@@ -113,12 +183,15 @@ impl RustMatcher {
             ]);
         }
         let min_len = hir.properties().minimum_len().unwrap_or(usize::MAX);
-        let inner = InnerLiterals::find(&hir);
+        let (inner, literal) = match InnerLiterals::find(&hir) {
+            Some(inner) => (Some(inner), false),
+            None => InnerLiterals::folded(&hir).map_or((None, false), |(f, w)| (Some(f), w)),
+        };
         let regex = meta::Regex::builder()
             .configure(meta::Config::new().utf8_empty(false))
             .build_from_hir(&hir)
             .map_err(|e| Error::new(ErrorKind::Syntax(e.to_string())))?;
-        Ok(RustMatcher { regex, min_len, inner, hir, stream_dfa: OnceLock::new() })
+        Ok(RustMatcher { regex, min_len, inner, literal, hir, stream_dfa: OnceLock::new() })
     }
 }
 
@@ -152,6 +225,9 @@ impl Matcher for RustMatcher {
         let mut at = at;
         while at <= haystack.len() {
             let Some(p) = inner.find_in(haystack, at) else { return Ok(None) };
+            if let (true, InnerLiterals::Folded(f)) = (self.literal, inner) {
+                return Ok(Some(Match::new(p, p + f.len())));
+            }
             let ls = memchr::memrchr(b'\n', &haystack[at..p]).map_or(at, |i| at + i + 1);
             let le = memchr::memchr(b'\n', &haystack[p..]).map_or(haystack.len(), |i| p + i);
             let input = Input::new(&haystack[..le]).span(ls..le);

@@ -150,6 +150,28 @@ pub fn boundaries() -> Vec<u8> {
     s
 }
 
+/// Case-blind literals (`-i`): spellings in every case, bytes one bit away
+/// from a letter's other case (`_` is `\x7f` less 0x20, `\xd0` is `P` plus
+/// 0x80), and matches on both sides of every 16- and 32-byte edge.
+pub fn folded() -> Tree {
+    let t = Tree::new();
+    let mut edges = Vec::new();
+    for pad in 0..70 {
+        edges.extend(std::iter::repeat_n(b'.', pad));
+        edges.extend_from_slice(if pad % 2 == 0 { b"Pm_Resume" } else { b"pM_rESUME" });
+        edges.extend(std::iter::repeat_n(b'-', 70 - pad));
+        edges.push(b'\n');
+    }
+    t.file("edges.txt", edges)
+        .file(
+            "near.txt",
+            b"pm\x7fresume\n\xd0m_resume\npm_resum\nPM_RESUMEPM_resume x pm_ReSuMe\n_1 _1\n",
+        )
+        .file("words.txt", "xpm_resume\npm_resume_\n(pm_resume)\nPM_RESUME2\n")
+        .file("tail.txt", "line\nends with PM_resume");
+    t
+}
+
 /// Big files: the boundary file and a 2 MB single line with matches at both ends.
 pub fn big() -> Tree {
     let t = Tree::new();

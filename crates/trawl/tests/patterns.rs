@@ -1,7 +1,7 @@
 //! Pattern semantics against `LC_ALL=C grep -P -r` over the basic tree,
 //! under both engines.
 
-use crate::fixtures::{basic, literal};
+use crate::fixtures::{basic, folded, literal};
 
 parity!(literal_matches_in_every_file_of_the_tree, basic, ["foo", "."]);
 parity!(literal_with_line_numbers, basic, ["-n", "foo", "."]);
@@ -188,4 +188,20 @@ parity!(pcre: horizontal_space_escape, basic, ["-n", r"a\h+b", "."]);
 parity!(pcre: possessive_quantifier, basic, ["-c", "x++x", "."]);
 engines!(newline_in_a_pattern_separates_patterns, |e| {
     basic().parity(e).args(["-n", "-e", "zzz\nword", "."]).grep_syntax("-E").check();
+});
+
+// Case-blind literals go through trawl's own finder (-i, and -F -i with one string).
+parity!(folded_literal_in_every_case, folded, ["-n", "-i", "pm_resume", "."]);
+parity!(folded_literal_only_matching, folded, ["-o", "-b", "-i", "PM_resume", "."]);
+parity!(folded_literal_count, folded, ["-c", "-i", "pm_resume", "."]);
+parity!(folded_literal_as_a_word, folded, ["-n", "-w", "-i", "pm_resume", "."]);
+parity!(folded_literal_as_a_whole_line, folded, ["-n", "-x", "-i", "pm_resume", "."]);
+parity!(folded_literal_inside_a_regex, folded, ["-o", "-i", r"\w*m_res\w+", "."]);
+parity!(folded_literal_part_of_the_pattern, folded, ["-o", "-n", "(?i:pm_)RES|pm_(?i)resume", "."]);
+parity!(folded_pattern_without_letters, folded, ["-o", "-i", "_1", "."]);
+engines!(fixed_folded_literal, |e| {
+    folded().parity(e).syntax("-F").args(["-o", "-n", "-i", "Pm_ResumE", "."]).check();
+});
+engines!(fixed_folded_literal_inverted, |e| {
+    folded().parity(e).syntax("-F").args(["-v", "-c", "-i", "pm_resume", "."]).check();
 });

@@ -1,0 +1,276 @@
+//! A substring search that ignores ASCII case (`-i` on a literal).
+//!
+//! Neither engine searches for a case-folded literal quickly: `(?i)pm_resume`
+//! has 256 case variants, too many for the regex engine's literal
+//! prefilters, and Aho-Corasick's ASCII case folding gives up its vector
+//! search. This finder is the packed-pair search of `memchr::memmem` made
+//! case-blind: two bytes of the needle, chosen as the least common, are
+//! compared at every position 32 (AVX2) or 16 (SSE2) at a time, and a
+//! position where both agree is checked against the whole needle.
+//!
+//! Folding is one OR: an ASCII letter's cases differ only in bit 0x20, and
+//! `x | 0x20 == c` holds for exactly the two cases of a lowercase letter `c`,
+//! so comparing `hay[i] | mask[i]` with the lowercased needle is exact, with
+//! `mask` 0x20 at letters that fold and 0 elsewhere.
+
+/// One byte of a needle: its value (lowercase when it folds) and the bit
+/// ORed into the haystack byte before comparing.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub(crate) struct FoldByte {
+    pub(crate) value: u8,
+    pub(crate) mask: u8,
+}
+
+impl FoldByte {
+    /// A byte matched exactly.
+    pub(crate) fn exact(b: u8) -> FoldByte {
+        FoldByte { value: b, mask: 0 }
+    }
+
+    /// Either case of an ASCII letter.
+    pub(crate) fn either_case(letter: u8) -> FoldByte {
+        debug_assert!(letter.is_ascii_alphabetic());
+        FoldByte { value: letter.to_ascii_lowercase(), mask: 0x20 }
+    }
+
+    fn matches(self, b: u8) -> bool {
+        b | self.mask == self.value
+    }
+}
+
+/// Finds a needle of at least two bytes, some of which may match either case.
+#[derive(Clone, Debug)]
+pub(crate) struct FoldFinder {
+    needle: Vec<FoldByte>,
+    /// Offsets in the needle of the two bytes every position is tested on.
+    i1: usize,
+    i2: usize,
+    #[cfg(target_arch = "x86_64")]
+    avx2: bool,
+}
+
+impl FoldFinder {
+    /// None when the needle is shorter than two bytes.
+    pub(crate) fn new(needle: Vec<FoldByte>) -> Option<FoldFinder> {
+        if needle.len() < 2 {
+            return None;
+        }
+        // The least common byte, then the least common at another offset.
+        let rank = |i: &usize| (commonness(needle[*i]), *i);
+        let i1 = (0..needle.len()).min_by_key(rank)?;
+        let i2 = (0..needle.len()).filter(|&i| i != i1).min_by_key(rank)?;
+        Some(FoldFinder {
+            needle,
+            i1,
+            i2,
+            #[cfg(target_arch = "x86_64")]
+            avx2: std::arch::is_x86_feature_detected!("avx2"),
+        })
+    }
+
+    /// The needle's length in bytes.
+    pub(crate) fn len(&self) -> usize {
+        self.needle.len()
+    }
+
+    /// The offset of the first occurrence of the needle in `hay`.
+    pub(crate) fn find(&self, hay: &[u8]) -> Option<usize> {
+        if hay.len() < self.needle.len() {
+            return None;
+        }
+        #[cfg(target_arch = "x86_64")]
+        {
+            // SAFETY: AVX2 was detected at construction; SSE2 is part of
+            // x86_64. Both read only inside `hay` (see `find_vectors`).
+            return unsafe {
+                if self.avx2 {
+                    self.find_avx2(hay)
+                } else {
+                    self.find_sse2(hay)
+                }
+            };
+        }
+        #[allow(unreachable_code)]
+        self.find_scalar(hay, 0)
+    }
+
+    /// Whether the needle occurs at `at` (which leaves room for it).
+    #[inline]
+    fn is_at(&self, hay: &[u8], at: usize) -> bool {
+        hay[at..at + self.needle.len()].iter().zip(&self.needle).all(|(&b, f)| f.matches(b))
+    }
+
+    /// The byte-at-a-time search of candidate starts from `from`.
+    fn find_scalar(&self, hay: &[u8], from: usize) -> Option<usize> {
+        let (b1, b2) = (self.needle[self.i1], self.needle[self.i2]);
+        let last = hay.len() - self.needle.len();
+        (from..=last).find(|&at| {
+            b1.matches(hay[at + self.i1]) && b2.matches(hay[at + self.i2]) && self.is_at(hay, at)
+        })
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    unsafe fn find_avx2(&self, hay: &[u8]) -> Option<usize> {
+        use std::arch::x86_64::*;
+        let set = |b: u8| _mm256_set1_epi8(b as i8);
+        let (f1, f2) = (self.needle[self.i1], self.needle[self.i2]);
+        let (v1, m1, v2, m2) = (set(f1.value), set(f1.mask), set(f2.value), set(f2.mask));
+        // Tests the 32 candidate starts at..at + 32: a bit per start where
+        // both chosen bytes agree.
+        let test = |at: usize| {
+            // SAFETY: the caller keeps at + max(i1, i2) + 32 <= hay.len().
+            let p = hay.as_ptr().add(at);
+            let c1 = _mm256_loadu_si256(p.add(self.i1) as *const __m256i);
+            let c2 = _mm256_loadu_si256(p.add(self.i2) as *const __m256i);
+            let e1 = _mm256_cmpeq_epi8(_mm256_or_si256(c1, m1), v1);
+            let e2 = _mm256_cmpeq_epi8(_mm256_or_si256(c2, m2), v2);
+            _mm256_movemask_epi8(_mm256_and_si256(e1, e2)) as u32
+        };
+        self.find_vectors(hay, 32, test)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "sse2")]
+    unsafe fn find_sse2(&self, hay: &[u8]) -> Option<usize> {
+        use std::arch::x86_64::*;
+        let set = |b: u8| _mm_set1_epi8(b as i8);
+        let (f1, f2) = (self.needle[self.i1], self.needle[self.i2]);
+        let (v1, m1, v2, m2) = (set(f1.value), set(f1.mask), set(f2.value), set(f2.mask));
+        let test = |at: usize| {
+            // SAFETY: the caller keeps at + max(i1, i2) + 16 <= hay.len().
+            let p = hay.as_ptr().add(at);
+            let c1 = _mm_loadu_si128(p.add(self.i1) as *const __m128i);
+            let c2 = _mm_loadu_si128(p.add(self.i2) as *const __m128i);
+            let e1 = _mm_cmpeq_epi8(_mm_or_si128(c1, m1), v1);
+            let e2 = _mm_cmpeq_epi8(_mm_or_si128(c2, m2), v2);
+            _mm_movemask_epi8(_mm_and_si128(e1, e2)) as u32
+        };
+        self.find_vectors(hay, 16, test)
+    }
+
+    /// Runs `test` (a bit per candidate start, `width` starts at a time)
+    /// while whole vectors fit, checks each flagged start, and finishes the
+    /// last starts one at a time.
+    #[inline(always)]
+    fn find_vectors(&self, hay: &[u8], width: usize, test: impl Fn(usize) -> u32) -> Option<usize> {
+        let reach = self.i1.max(self.i2) + width;
+        let mut at = 0;
+        if hay.len() >= reach {
+            // Candidate starts up to `end` have both loads inside `hay`; a
+            // flagged start must also leave room for the whole needle.
+            let end = hay.len() - reach;
+            let last = hay.len() - self.needle.len();
+            while at <= end {
+                let mut bits = test(at);
+                while bits != 0 {
+                    let start = at + bits.trailing_zeros() as usize;
+                    if start <= last && self.is_at(hay, start) {
+                        return Some(start);
+                    }
+                    bits &= bits - 1;
+                }
+                at += width;
+            }
+        }
+        self.find_scalar(hay, at)
+    }
+}
+
+/// How common a byte is in text and source code, roughly (higher is more
+/// common); a byte that matches either case counts as its commoner case.
+/// Only the order matters: it picks the two bytes every position is tested on.
+fn commonness(f: FoldByte) -> u8 {
+    let one = |b: u8| -> u8 {
+        match b {
+            b' ' => 255,
+            b'e' | b't' | b'a' | b'o' | b'i' | b'n' | b's' | b'r' => 240,
+            b'\n' | b'\t' | b'l' | b'h' | b'd' | b'c' | b'u' => 220,
+            b'm' | b'p' | b'f' | b'g' | b'y' | b'w' | b'b' | b'v' | b'_' => 200,
+            b',' | b'.' | b'(' | b')' | b';' | b'=' | b'*' | b'/' | b'-' | b'"' => 180,
+            b'0' | b'1' | b'2' | b'{' | b'}' | b'>' | b'<' | b'#' | b'&' | b':' | b'\'' => 160,
+            b'k' | b'x' | b'j' | b'q' | b'z' => 150,
+            b'3'..=b'9' | b'[' | b']' | b'+' | b'!' | b'\\' | b'|' | b'%' | b'$' => 130,
+            b'E' | b'T' | b'A' | b'S' | b'I' | b'R' | b'N' | b'O' | b'C' => 120,
+            b'A'..=b'Z' => 100,
+            b'\r' | b'?' | b'@' | b'^' | b'`' | b'~' => 80,
+            0x80..=0xff => 40,
+            _ => 20,
+        }
+    };
+    if f.mask == 0 {
+        one(f.value)
+    } else {
+        one(f.value).max(one(f.value.to_ascii_uppercase()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn folded(s: &[u8]) -> Vec<FoldByte> {
+        s.iter()
+            .map(|&b| {
+                if b.is_ascii_alphabetic() {
+                    FoldByte::either_case(b)
+                } else {
+                    FoldByte::exact(b)
+                }
+            })
+            .collect()
+    }
+
+    /// The obvious search: every start, every byte compared case-blind.
+    fn naive(needle: &[FoldByte], hay: &[u8]) -> Option<usize> {
+        (0..=hay.len().checked_sub(needle.len())?)
+            .find(|&at| needle.iter().zip(&hay[at..]).all(|(f, &b)| f.matches(b)))
+    }
+
+    #[test]
+    fn finds_either_case_and_only_letters_fold() {
+        let f = FoldFinder::new(folded(b"pm_resume")).unwrap();
+        assert_eq!(f.find(b"xx PM_Resume yy"), Some(3));
+        assert_eq!(f.find(b"pm\x7fresume"), None, "'_' | 0x20 is 0x7f: '_' must not fold");
+        assert_eq!(f.find(b"pm_resum"), None);
+        // 0x50 | 0x20 and 0x70 | 0x20 are the only bytes giving 'p'.
+        assert_eq!(f.find(b"\xd0m_resume pm_resume"), Some(10));
+        let exact =
+            FoldFinder::new(vec![FoldByte::exact(b'A'), FoldByte::either_case(b'b')]).unwrap();
+        assert_eq!(exact.find(b"ab aB AB"), Some(6));
+    }
+
+    #[test]
+    fn a_match_in_the_last_bytes_and_across_vector_edges_is_found() {
+        let f = FoldFinder::new(folded(b"Needle")).unwrap();
+        for len in 6..200 {
+            for at in 0..=len - 6 {
+                let mut hay = vec![b'.'; len];
+                hay[at..at + 6].copy_from_slice(b"nEEDLE");
+                assert_eq!(f.find(&hay), Some(at), "len {len} at {at}");
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+        #[test]
+        fn agrees_with_the_obvious_search(
+            needle in proptest::collection::vec(prop_oneof![Just(b'a'), Just(b'B'), Just(b'_'), Just(b'A' | 0x80), any::<u8>()], 2..6),
+            fold in proptest::collection::vec(any::<bool>(), 6),
+            hay in proptest::collection::vec(prop_oneof![Just(b'a'), Just(b'A'), Just(b'b'), Just(b'B'), Just(b'_'), Just(0x7f), Just(0xc1), any::<u8>()], 0..120),
+        ) {
+            let needle: Vec<FoldByte> = needle.iter().zip(&fold).map(|(&b, &f)| {
+                if f && b.is_ascii_alphabetic() { FoldByte::either_case(b) } else { FoldByte::exact(b) }
+            }).collect();
+            let f = FoldFinder::new(needle.clone()).unwrap();
+            prop_assert_eq!(f.find(&hay), naive(&needle, &hay));
+            #[cfg(target_arch = "x86_64")]
+            {
+                let sse2 = FoldFinder { avx2: false, ..f.clone() };
+                prop_assert_eq!(sse2.find(&hay), naive(&needle, &hay));
+            }
+        }
+    }
+}
