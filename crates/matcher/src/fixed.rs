@@ -58,4 +58,9 @@ impl Matcher for FixedMatcher {
     fn min_len(&self) -> usize {
         self.min_len
     }
+
+    /// Fixed strings hold no anchors (`-x` and `-w` go to the regex engine).
+    fn unanchored(&self) -> bool {
+        true
+    }
 }

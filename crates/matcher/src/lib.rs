@@ -74,6 +74,15 @@ pub trait Matcher: Send + Sync {
         0
     }
 
+    /// Whether the pattern is free of line anchors (`^`, `$`, `-x`), so
+    /// that where a line has no match, no piece of it has one: a searcher
+    /// may then look for a match in a file before cutting its lines at NUL
+    /// bytes (grep's binary-file rule), and skip the NUL check when there is
+    /// none. False when unsure.
+    fn unanchored(&self) -> bool {
+        false
+    }
+
     /// A matcher that decides whether one line matches from pieces fed in
     /// order, so a line too long to hold need not be held; None when the
     /// engine cannot do that.
@@ -303,6 +312,14 @@ impl Matcher for AnyMatcher {
             AnyMatcher::Rust(m) => m.find_at(haystack, at),
             AnyMatcher::Pcre(m) => m.find_at(haystack, at),
             AnyMatcher::Fixed(m) => m.find_at(haystack, at),
+        }
+    }
+
+    fn unanchored(&self) -> bool {
+        match self {
+            AnyMatcher::Rust(m) => m.unanchored(),
+            AnyMatcher::Pcre(m) => m.unanchored(),
+            AnyMatcher::Fixed(m) => m.unanchored(),
         }
     }
 

@@ -243,6 +243,12 @@ impl Matcher for RustMatcher {
         self.min_len
     }
 
+    /// Word boundaries are not anchors: a NUL and a newline are both
+    /// non-word bytes, so cutting a line at a NUL changes no boundary.
+    fn unanchored(&self) -> bool {
+        !self.hir.properties().look_set().contains_anchor()
+    }
+
     fn line_stream(&self) -> Option<Box<dyn LineStream + '_>> {
         let dfa = self
             .stream_dfa

@@ -158,7 +158,9 @@ pub struct SearchSummary {
     pub selected: u64,
     /// Bytes read.
     pub bytes: u64,
-    /// Offset of the first NUL byte, if the file was found to be binary.
+    /// Offset of the first NUL byte, if the file was found to be binary. A
+    /// file without a selected line may not have been checked: a pattern
+    /// without line anchors is looked for first (see [`Matcher::unanchored`]).
     pub binary_offset: Option<u64>,
     /// For [`Searcher::search_part`] with line numbers on: the numbers of the
     /// lines holding the first and last byte of the part (1 + the newlines
@@ -396,6 +398,9 @@ struct Run<'a, M, S, R> {
     part_lines: (Option<u64>, Option<u64>),
     /// A mapped file held a NUL to rewrite: search it from a reader instead.
     needs_copy: bool,
+    /// The whole file was read and its NUL check put off until a match is
+    /// found (see `fill`).
+    nul_unchecked: bool,
 }
 
 /// Whether to go on after a step.
@@ -434,6 +439,7 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
             part,
             part_lines: (if part.start == 0 { Some(1) } else { None }, None),
             needs_copy: false,
+            nul_unchecked: false,
         }
     }
 
@@ -474,6 +480,13 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
             if !self.fill()? {
                 // -I met a NUL byte: the rest of the file does not count.
                 return Ok(self.summary());
+            }
+            if std::mem::take(&mut self.nul_unchecked) {
+                let hay = &self.buf[..self.len];
+                if self.matcher.find_at(hay, 0).map_err(SearchError::Match)?.is_none() {
+                    return Ok(self.summary());
+                }
+                self.detect_binary(0);
             }
             let end = if self.eof {
                 self.len
@@ -627,6 +640,22 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
             }
         }
         self.bytes += (self.len - start) as u64;
+        // A whole file in one read, and a pattern a NUL cannot help to
+        // match (no line anchors; `-v` selects the pieces a NUL cuts a line
+        // into): if the file has no match, whether it holds a NUL does not
+        // matter, so `search` looks for a match first.
+        if start == 0
+            && self.base == 0
+            && self.eof
+            && self.part == Part::WHOLE
+            && self.config.binary == BinaryMode::Detect
+            && !self.config.invert
+            && matches!(self.buf, Buf::Owned(_))
+            && self.matcher.unanchored()
+        {
+            self.nul_unchecked = true;
+            return Ok(true);
+        }
         Ok(self.detect_binary(start))
     }
 

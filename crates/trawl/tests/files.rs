@@ -32,6 +32,11 @@ parity!(binary_files_without_match, binary, ["--binary-files=without-match", "fo
 parity!(binary_files_skipped_with_capital_i, binary, ["-I", "-n", "foo", "."]);
 parity!(binary_files_skipped_with_capital_i_and_l, binary, ["-I", "-l", "foo", "."]);
 parity!(binary_file_without_match_prints_nothing, binary, ["nothing", "nul_nomatch.bin"]);
+// A file is searched before its NUL check only when a NUL cannot make a
+// match: a line anchor can match after a NUL ("baz\0qux"), -v selects pieces.
+parity!(binary_file_anchor_after_a_nul, binary, ["-c", "^qux", "."]);
+parity!(binary_file_inverted_without_a_match, binary, ["-c", "-v", "zzz", "."]);
+parity!(binary_file_word_boundary_at_a_nul, binary, ["-n", "-w", "qux|more", "."]);
 
 engines!(binary_single_file_message_goes_to_stdout, |e| {
     let c = binary().parity(e).args(["foo", "nul_early.bin"]).exact().check();
