@@ -68,7 +68,8 @@ pub fn run(ctx: &Context<'_>) -> Stats {
         .max_depth(cfg.max_depth)
         .same_file_system(cfg.one_file_system)
         .sorted(cfg.sorted)
-        .ignore_files(cfg.gitignore);
+        .ignore_files(cfg.gitignore)
+        .file_systems(true);
     let mut roots = 0;
     for t in &cfg.targets {
         match t {
@@ -76,7 +77,7 @@ pub fn run(ctx: &Context<'_>) -> Stats {
                 // Searched in order with the paths around it would need the
                 // walk to know about stdin; grep users name it once.
                 let mut v = GrepVisitor::new(ctx);
-                v.search(b"(standard input)", io::stdin().lock(), None, None, true);
+                v.search(b"(standard input)", io::stdin().lock(), None);
                 stats.add(&v.finish());
             }
             Target::Path { path, display } => {
@@ -201,24 +202,23 @@ impl<'a> GrepVisitor<'a> {
         self.printer.stats
     }
 
-    /// Searches one input; returns Quit when the run should stop. `named`:
-    /// the file was named on the command line.
+    /// Searches one input (a regular file is also passed as `file`, with
+    /// what the walk knows of it); returns Quit when the run should stop.
     fn search<R: Read>(
         &mut self,
         path: &[u8],
         reader: R,
-        file: Option<&File>,
-        size: Option<u64>,
-        named: bool,
+        file: Option<(&File, Facts)>,
     ) -> WalkState {
         let cfg = self.ctx.cfg;
         let matcher = &cfg.matcher;
         let mut sink = self.printer.sink(path, matcher);
         // A file shorter than any match cannot match: no need to read it.
+        let size = file.and_then(|(_, facts)| facts.size);
         let skip = !cfg.searcher.invert && size.is_some_and(|s| s < matcher.min_len() as u64);
         let result = match file {
             _ if skip => Ok(SearchSummary::default()),
-            Some(f) => search_file(&mut self.searcher, cfg, f, size, named, &mut sink),
+            Some((f, facts)) => search_file(&mut self.searcher, cfg, f, facts, &mut sink),
             None => self.searcher.search_reader(matcher, reader, &mut sink),
         };
         let summary = {
@@ -277,10 +277,16 @@ fn search_file<S: trawl_search::Sink>(
     searcher: &mut Searcher,
     cfg: &Config,
     file: &File,
-    size: Option<u64>,
-    named: bool,
+    facts: Facts,
     sink: &mut S,
 ) -> Result<SearchSummary, SearchError> {
+    let reader = |probe| FileReader {
+        file,
+        probe,
+        large: None,
+        short_read_is_end: facts.short_read_is_end,
+        ended: false,
+    };
     // Asked once: available_parallelism reads cgroup files on every call.
     static CPUS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     let threads = match cfg.threads {
@@ -288,11 +294,11 @@ fn search_file<S: trawl_search::Sink>(
         n => n,
     };
     if threads < 2 || cfg.searcher.stream {
-        return searcher.search_reader(&cfg.matcher, file, sink);
+        return searcher.search_reader(&cfg.matcher, reader(false), sink);
     }
     let parallel = |size, sink: &mut S| {
         let read;
-        let config = if named || !cfg.searcher.mmap {
+        let config = if facts.named || !cfg.searcher.mmap {
             &cfg.searcher
         } else {
             read = trawl_search::SearcherConfig { mmap: false, ..cfg.searcher.clone() };
@@ -300,11 +306,11 @@ fn search_file<S: trawl_search::Sink>(
         };
         trawl_search::search_file_parallel(config, &cfg.matcher, file, size, threads, sink)
     };
-    match size {
+    match facts.size {
         Some(size) if size >= PARALLEL_MIN => parallel(size, sink),
-        Some(_) => searcher.search_reader(&cfg.matcher, file, sink),
+        Some(_) => searcher.search_reader(&cfg.matcher, reader(false), sink),
         None => {
-            let mut probe = Probe { file, first: true, large: None };
+            let mut probe = reader(true);
             match searcher.search_reader(&cfg.matcher, &mut probe, sink) {
                 Err(SearchError::Io(_)) if probe.large.is_some() => {
                     parallel(probe.large.unwrap_or_default(), sink)
@@ -315,26 +321,49 @@ fn search_file<S: trawl_search::Sink>(
     }
 }
 
-/// Reads a file whose size the walk did not give. When the first read
-/// fills the buffer, the file is stat'd; if it is large enough to search in
-/// parts, reading stops with an error (before anything was searched) and
-/// `large` holds the size.
-struct Probe<'f> {
-    file: &'f File,
-    first: bool,
-    large: Option<u64>,
+/// What the walk knows about a regular file to search.
+#[derive(Clone, Copy)]
+struct Facts {
+    size: Option<u64>,
+    /// Named on the command line.
+    named: bool,
+    /// A short read means the end (see `Entry::short_read_is_end`).
+    short_read_is_end: bool,
 }
 
-impl Read for Probe<'_> {
+/// Reads a regular file for a search in one pass.
+///
+/// With `probe` (the walk did not give the size), when the first read fills
+/// the buffer the file is stat'd; if it is large enough to search in parts,
+/// reading stops with an error (before anything was searched) and `large`
+/// holds the size. With `short_read_is_end`, a read returning less than
+/// asked ends the file, saving the read that would return 0 (one `read`
+/// call in two in a source tree).
+struct FileReader<'f> {
+    file: &'f File,
+    probe: bool,
+    large: Option<u64>,
+    short_read_is_end: bool,
+    ended: bool,
+}
+
+/// The most Linux transfers in one read: a longer request returns short.
+const MAX_READ: usize = 0x7fff_f000;
+
+impl Read for FileReader<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.ended {
+            return Ok(0);
+        }
         let n = (&mut &*self.file).read(buf)?;
-        if std::mem::take(&mut self.first) && n == buf.len() {
+        if std::mem::take(&mut self.probe) && n == buf.len() {
             let size = self.file.metadata().map_or(0, |m| m.len());
             if size >= PARALLEL_MIN {
                 self.large = Some(size);
                 return Err(io::Error::other("searched in parts"));
             }
         }
+        self.ended = self.short_read_is_end && n < buf.len() && buf.len() <= MAX_READ;
         Ok(n)
     }
 }
@@ -376,8 +405,12 @@ impl Visitor for GrepVisitor<'_> {
         // Regular files may be searched in parts (stat'd or recursed into).
         let regular =
             meta.map_or(ft == FileType::File, |st| FileType::from_mode(st.st_mode).is_file());
-        let size = meta.filter(|_| regular).map(|st| st.st_size as u64);
-        self.search(entry.path(), &file, regular.then_some(&file), size, entry.is_root())
+        let facts = Facts {
+            size: meta.filter(|_| regular).map(|st| st.st_size as u64),
+            named: entry.is_root(),
+            short_read_is_end: entry.short_read_is_end(),
+        };
+        self.search(entry.path(), &file, regular.then_some((&file, facts)))
     }
 
     fn error(&mut self, err: WalkError) -> WalkState {

@@ -105,9 +105,20 @@ pub struct Entry<'a> {
     followed: bool,
     stat: Option<&'a libc::stat>,
     link_error: Option<i32>,
+    short_read_is_end: bool,
 }
 
 impl<'a> Entry<'a> {
+    /// Whether a read of this (regular) file that returns less than asked
+    /// means the end of the file, so the read that would return 0 can be
+    /// skipped: known for entries of a directory on a local disk or memory
+    /// file system when the walk asks ([`WalkBuilder::file_systems`]);
+    /// false for roots and elsewhere (a FUSE, network or proc file may
+    /// return short reads before its end).
+    pub fn short_read_is_end(&self) -> bool {
+        self.short_read_is_end
+    }
+
     /// The directory descriptor and name to use with `*at` calls.
     fn at(&self) -> (RawFd, &CStr) {
         match self.parent {
@@ -319,6 +330,7 @@ pub struct WalkBuilder {
     ignore_files: bool,
     follow_roots: bool,
     post_order: bool,
+    file_systems: bool,
 }
 
 /// Output a sorted walk holds, by default, for entries whose predecessors
@@ -345,7 +357,16 @@ impl WalkBuilder {
             ignore_files: false,
             follow_roots: true,
             post_order: false,
+            file_systems: false,
         }
+    }
+
+    /// Asks each directory's file system (one `fstatfs` per directory) so
+    /// that its entries can tell whether a short read means the end of the
+    /// file ([`Entry::short_read_is_end`]).
+    pub fn file_systems(&mut self, yes: bool) -> &mut Self {
+        self.file_systems = yes;
+        self
     }
 
     /// Whether a root that is a symlink is followed (the default; `find -P`
@@ -527,6 +548,9 @@ pub(crate) struct OpenDir {
     outstanding: AtomicUsize,
     /// What the directory's own entry needs for its post-order visit.
     post: Option<PostInfo>,
+    /// A short read of a regular file here means its end (see
+    /// [`reads_to_the_end`]).
+    short_read_is_end: bool,
 }
 
 /// A directory's own entry, kept for its visit after its contents.
@@ -585,6 +609,7 @@ fn dir_end<V: Visitor>(
         followed,
         stat,
         link_error: None,
+        short_read_is_end: false,
     };
     v.visit_dir_end(&entry)
 }
@@ -605,6 +630,29 @@ pub(crate) fn cvt(ret: libc::c_int) -> io::Result<RawFd> {
     } else {
         Ok(ret)
     }
+}
+
+/// Whether the file system holding the directory `fd` returns a short read
+/// of a regular file only at its end: the kernel's page-cache read loops
+/// until the request is filled or the end is reached on these (ext2-4, XFS,
+/// Btrfs, F2FS, tmpfs, and overlayfs, which reads from such a layer). FUSE,
+/// network and pseudo file systems may return less before the end.
+fn reads_to_the_end(fd: RawFd) -> bool {
+    const LOCAL: [u64; 6] = [
+        0xEF53,      // ext2, ext3, ext4
+        0x5846_5342, // XFS
+        0x9123_683E, // Btrfs
+        0xF2F5_2010, // F2FS
+        0x0102_1994, // tmpfs
+        0x794C_7630, // overlayfs
+    ];
+    // SAFETY: an all-zero statfs is a valid value; fstatfs fills it in.
+    let mut st: libc::statfs = unsafe { std::mem::zeroed() };
+    // SAFETY: `fd` is an open descriptor and `st` a valid out-pointer.
+    if unsafe { libc::fstatfs(fd, &mut st) } != 0 {
+        return false;
+    }
+    LOCAL.contains(&(st.f_type as u64))
 }
 
 pub(crate) fn fstat(fd: RawFd) -> io::Result<libc::stat> {
@@ -760,6 +808,7 @@ impl<'w> DirReader<'w> {
             stat: task.stat,
             followed: task.followed,
         });
+        let short_read_is_end = c.file_systems && reads_to_the_end(fd.as_raw_fd());
         Ok(OpenDir {
             fd,
             path: task.path,
@@ -769,6 +818,7 @@ impl<'w> DirReader<'w> {
             ignore,
             outstanding: AtomicUsize::new(1),
             post,
+            short_read_is_end,
         })
     }
 
@@ -887,6 +937,7 @@ impl<'w> DirReader<'w> {
             followed: child.followed,
             stat: child.stat.as_deref(),
             link_error: child.link_error,
+            short_read_is_end: dir.short_read_is_end,
         };
         let state = v.visit(&entry);
         if child.file_type.is_dir() {
@@ -951,6 +1002,7 @@ impl<'w> DirReader<'w> {
             followed: follow,
             stat: Some(&st),
             link_error: None,
+            short_read_is_end: false,
         };
         let state = v.visit(&entry);
         if file_type.is_dir() {

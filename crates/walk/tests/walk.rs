@@ -244,3 +244,46 @@ fn growing_walk_sees_every_entry_once_before_and_after_growth() {
         assert_eq!(set, want);
     }
 }
+
+/// Records, per file, whether the walk says a short read ends it.
+struct ShortReads(Vec<(Vec<u8>, bool)>);
+
+impl Visitor for ShortReads {
+    fn visit(&mut self, e: &Entry<'_>) -> WalkState {
+        if !e.file_type().is_dir() {
+            self.0.push((e.path().to_vec(), e.short_read_is_end()));
+        }
+        WalkState::Continue
+    }
+    fn error(&mut self, _: WalkError) -> WalkState {
+        WalkState::Continue
+    }
+}
+
+fn short_reads(root: &Path, ask: bool) -> Vec<(Vec<u8>, bool)> {
+    let mut w = WalkBuilder::new();
+    w.add_root(root).threads(1).file_systems(ask);
+    w.run(|_| ShortReads(Vec::new())).into_iter().flat_map(|v| v.0).collect()
+}
+
+#[test]
+fn short_reads_end_files_only_on_local_file_systems_when_asked() {
+    // tmpfs returns a short read only at the end; procfs may return one
+    // line of a file at a time.
+    let shm = Path::new("/dev/shm");
+    let on_tmpfs = fs::metadata(shm).is_ok_and(|m| m.is_dir())
+        && fs::read_to_string("/proc/self/mounts").unwrap().lines().any(|l| {
+            l.split(' ').nth(1) == Some("/dev/shm") && l.split(' ').nth(2) == Some("tmpfs")
+        });
+    assert!(on_tmpfs, "the test needs /dev/shm on tmpfs");
+    let dir = tempfile::tempdir_in(shm).unwrap();
+    fs::create_dir(dir.path().join("sub")).unwrap();
+    fs::write(dir.path().join("sub/f"), "x\n").unwrap();
+    assert!(short_reads(dir.path(), false).iter().all(|(_, end)| !end));
+    let asked = short_reads(dir.path(), true);
+    assert_eq!(asked.len(), 1);
+    assert!(asked[0].1, "a file on tmpfs");
+    let proc_files = short_reads(Path::new("/proc/self/net"), true);
+    assert!(!proc_files.is_empty());
+    assert!(proc_files.iter().all(|(_, end)| !end), "files in /proc");
+}
