@@ -182,8 +182,9 @@ METHOD = """\
   nothing. Search cases are compared to the read floor, find cases to the walk floor.
   "× floor" is a tool's time over the floor's; "× best peer" over the fastest peer (not
   trawl, not the floor) whose count is right.
-- **Peak RSS**: from the counting run, with GNU `/usr/bin/time -f %M` (one extra run per tool
-  and case).
+- **Peak RSS**: with GNU `/usr/bin/time -f %M`; for a cold case from the counting run, for a
+  warm case from one more run after the timing runs (the counting run may meet files the case
+  before pushed out of the cache)
 - **Microbenchmarks** of the hot loops (criterion, not on this page):
   `cargo bench -p trawl-search -p trawl-walk` (or `bench/run --micro`).
 """
