@@ -29,14 +29,7 @@ impl FixedMatcher {
         let min_len = patterns.iter().map(Vec::len).min().unwrap_or(0);
         let folded = match patterns {
             [one] if ignore_case && one.iter().any(u8::is_ascii_alphabetic) => {
-                let needle = one.iter().map(|&b| {
-                    if b.is_ascii_alphabetic() {
-                        FoldByte::either_case(b)
-                    } else {
-                        FoldByte::exact(b)
-                    }
-                });
-                FoldFinder::new(needle.collect())
+                FoldFinder::new(one.iter().map(|&b| FoldByte::ignoring_case(b)).collect())
             }
             _ => None,
         };

@@ -33,6 +33,16 @@ impl FoldByte {
         FoldByte { value: letter.to_ascii_lowercase(), mask: 0x20 }
     }
 
+    /// `b` as `-i` reads it in the C locale: either case of an ASCII
+    /// letter, any other byte exactly.
+    pub(crate) fn ignoring_case(b: u8) -> FoldByte {
+        if b.is_ascii_alphabetic() {
+            FoldByte::either_case(b)
+        } else {
+            FoldByte::exact(b)
+        }
+    }
+
     fn matches(self, b: u8) -> bool {
         b | self.mask == self.value
     }
@@ -211,15 +221,7 @@ mod tests {
     use proptest::prelude::*;
 
     fn folded(s: &[u8]) -> Vec<FoldByte> {
-        s.iter()
-            .map(|&b| {
-                if b.is_ascii_alphabetic() {
-                    FoldByte::either_case(b)
-                } else {
-                    FoldByte::exact(b)
-                }
-            })
-            .collect()
+        s.iter().map(|&b| FoldByte::ignoring_case(b)).collect()
     }
 
     /// The obvious search: every start, every byte compared case-blind.

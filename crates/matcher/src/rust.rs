@@ -27,9 +27,6 @@ pub struct RustMatcher {
     /// Literals one of which every match contains, when the regex starts
     /// with something the engine cannot skip ahead to (such as `\w+_RESUME`).
     inner: Option<InnerLiterals>,
-    /// The inner literal (a folded one) is the whole pattern: a candidate is
-    /// a match.
-    literal: bool,
     /// The rewritten syntax tree, for the streaming DFA built on first use.
     hir: Hir,
     stream_dfa: OnceLock<Option<DFA>>,
@@ -41,8 +38,12 @@ pub struct RustMatcher {
 enum InnerLiterals {
     One(Box<memmem::Finder<'static>>),
     Many(AhoCorasick),
-    /// A run of bytes some of which match either case (`-i`).
-    Folded(FoldFinder),
+    /// A run of bytes some of which match either case (`-i`); `whole` when
+    /// the run is the entire pattern, so a candidate is a match.
+    Folded {
+        finder: FoldFinder,
+        whole: bool,
+    },
 }
 
 impl InnerLiterals {
@@ -76,8 +77,8 @@ impl InnerLiterals {
     /// The longest run of bytes (some matching either case) that every
     /// match contains, when it has a byte that folds: the engine's literal
     /// prefilters cannot use it (a case-blind literal of n letters has 2^n
-    /// spellings). `whole` is set when the run is the entire pattern.
-    fn folded(hir: &Hir) -> Option<(InnerLiterals, bool)> {
+    /// spellings).
+    fn folded(hir: &Hir) -> Option<InnerLiterals> {
         let parts: &[Hir] = match hir.kind() {
             HirKind::Concat(subs) => subs,
             _ => std::slice::from_ref(hir),
@@ -100,8 +101,7 @@ impl InnerLiterals {
         if best.iter().all(|f| f.mask == 0) {
             return None;
         }
-        let finder = FoldFinder::new(best)?;
-        Some((InnerLiterals::Folded(finder), whole))
+        Some(InnerLiterals::Folded { finder: FoldFinder::new(best)?, whole })
     }
 
     fn find_in(&self, hay: &[u8], at: usize) -> Option<usize> {
@@ -110,7 +110,7 @@ impl InnerLiterals {
             InnerLiterals::Many(ac) => {
                 ac.find(aho_corasick::Input::new(hay).span(at..hay.len())).map(|m| m.start())
             }
-            InnerLiterals::Folded(f) => f.find(&hay[at..]).map(|i| at + i),
+            InnerLiterals::Folded { finder, .. } => finder.find(&hay[at..]).map(|i| at + i),
         }
     }
 }
@@ -126,8 +126,7 @@ fn push_folded(hir: &Hir, run: &mut Vec<FoldByte>) -> bool {
             true
         }
         HirKind::Class(Class::Bytes(c)) => {
-            let r = c.ranges();
-            match r {
+            match c.ranges() {
                 [one] if one.start() == one.end() => run.push(FoldByte::exact(one.start())),
                 [upper, lower]
                     if upper.start() == upper.end()
@@ -183,15 +182,12 @@ impl RustMatcher {
             ]);
         }
         let min_len = hir.properties().minimum_len().unwrap_or(usize::MAX);
-        let (inner, literal) = match InnerLiterals::find(&hir) {
-            Some(inner) => (Some(inner), false),
-            None => InnerLiterals::folded(&hir).map_or((None, false), |(f, w)| (Some(f), w)),
-        };
+        let inner = InnerLiterals::find(&hir).or_else(|| InnerLiterals::folded(&hir));
         let regex = meta::Regex::builder()
             .configure(meta::Config::new().utf8_empty(false))
             .build_from_hir(&hir)
             .map_err(|e| Error::new(ErrorKind::Syntax(e.to_string())))?;
-        Ok(RustMatcher { regex, min_len, inner, literal, hir, stream_dfa: OnceLock::new() })
+        Ok(RustMatcher { regex, min_len, inner, hir, stream_dfa: OnceLock::new() })
     }
 }
 
@@ -225,8 +221,8 @@ impl Matcher for RustMatcher {
         let mut at = at;
         while at <= haystack.len() {
             let Some(p) = inner.find_in(haystack, at) else { return Ok(None) };
-            if let (true, InnerLiterals::Folded(f)) = (self.literal, inner) {
-                return Ok(Some(Match::new(p, p + f.len())));
+            if let InnerLiterals::Folded { finder, whole: true } = inner {
+                return Ok(Some(Match::new(p, p + finder.len())));
             }
             let ls = memchr::memrchr(b'\n', &haystack[at..p]).map_or(at, |i| at + i + 1);
             let le = memchr::memchr(b'\n', &haystack[p..]).map_or(haystack.len(), |i| p + i);
