@@ -28,7 +28,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crate::fixtures::deep;
-use crate::util::{clip, sorted_records, trawl_bin, Cmd, Engine, Run, Tree};
+use crate::util::{clip, poll_until, sorted_records, trawl_bin, Cmd, Engine, Run, Tree, HANG};
 
 /// The limit for runs that could block forever on a special file.
 const SPECIAL_TIMEOUT: Duration = Duration::from_secs(10);
@@ -724,6 +724,7 @@ fn control_characters_escaped_on_a_terminal() {
 // 7. A 1 GB line: streamed when its text is not needed.
 
 #[test]
+#[ignore = "heavy tier: .ci/test runs it in release mode (cargo test --release -- --ignored)"]
 fn one_gigabyte_line_streams_in_bounded_memory() {
     let _g = heavy();
     let t = Tree::new();
@@ -778,6 +779,7 @@ fn shm_tree() -> Tree {
 }
 
 #[test]
+#[ignore = "heavy tier: .ci/test runs it in release mode (cargo test --release -- --ignored)"]
 fn byte_offsets_past_four_gib_on_stdin() {
     let _g = heavy();
     const LINE: &[u8; 64] = b"abcfghijkmopqrstuvwxyz0123456789ABCDEFGHIJKLMOPQRSTUVWXYZ_+-=.,\n";
@@ -804,6 +806,7 @@ fn byte_offsets_past_four_gib_on_stdin() {
 }
 
 #[test]
+#[ignore = "heavy tier: .ci/test runs it in release mode (cargo test --release -- --ignored)"]
 fn sparse_five_gib_file() {
     let _g = heavy();
     const SIZE: u64 = 5 << 30;
@@ -833,6 +836,7 @@ fn sparse_five_gib_file() {
 // 9. A million entries in one directory.
 
 #[test]
+#[ignore = "heavy tier: .ci/test runs it in release mode (cargo test --release -- --ignored)"]
 fn a_million_entries_in_one_directory() {
     let _g = heavy();
     const N: usize = 1_000_000;
@@ -914,7 +918,7 @@ fn wide_tree() -> Tree {
 }
 
 /// Starts trawl with `args`, reads one line, closes the pipe; trawl must
-/// end within 2 s, quietly, with a normal exit.
+/// end (a hang fails after [`HANG`]), quietly, with a normal exit.
 fn broken_pipe_case(t: &Tree, args: &[&str]) {
     let mut cmd = trawl_cmd(t.path(), args);
     cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
@@ -926,10 +930,10 @@ fn broken_pipe_case(t: &Tree, args: &[&str]) {
     assert!(p.running(), "{} ended before the pipe was closed (make the tree bigger)", p.what);
     drop(out);
     let closed = Instant::now();
-    let Some((status, _)) = p.reap(closed + Duration::from_secs(2)) else {
+    let Some((status, _)) = p.reap(closed + HANG) else {
         p.kill();
         let (_, e) = p.outputs();
-        panic!("{} still running 2 s after its pipe closed\nstderr:\n{}", p.what, clip(&e));
+        panic!("{} still running {HANG:?} after its pipe closed\nstderr:\n{}", p.what, clip(&e));
     };
     let took = closed.elapsed();
     let (_, stderr) = p.outputs();
@@ -998,8 +1002,15 @@ fn a_large_file_printing_most_lines_holds_little() {
             r.maxrss_kib / 1024
         );
         assert_eq!(n, lines as u64, "lines printed");
-        // Held: a few parts per thread (their lines and the pages mapped).
-        assert!(r.maxrss_kib < 128 * 1024, "peak RSS {} KiB\n{}", r.maxrss_kib, r.ctx());
+        // Held: what the search may run ahead of a slow reader (on a busy
+        // machine the reader is often not scheduled) — the replayed part
+        // and 3 per thread ahead, each recorded with its text and line
+        // records (4 MiB + 3.5 MiB, in vectors grown by doubling: 15 MiB a
+        // part, 105 MiB for 7), and up to 32 MiB + 7 parts of mapped pages
+        // not yet given back: 165 MiB. Measured: 62-114 MiB on an idle
+        // machine, 97-158 MiB with both cores busy. Holding the output
+        // whole would take 290 MiB, the mapping of the whole file 270 MiB.
+        assert!(r.maxrss_kib < 192 * 1024, "peak RSS {} KiB\n{}", r.maxrss_kib, r.ctx());
         assert!(first.unwrap() < r.elapsed / 2, "output only came at the end");
     }
 }
@@ -1023,6 +1034,8 @@ fn sigint_resets_colors_and_dies_of_sigint() {
     let mut p = Proc::spawn(cmd, true);
     let mut out = p.child.stdout.take().unwrap();
     // Keeps the byte count and the last bytes only.
+    let read = Arc::new(AtomicU64::new(0));
+    let seen = read.clone();
     let reader = std::thread::spawn(move || {
         let (mut total, mut tail) = (0usize, Vec::new());
         let mut chunk = vec![0u8; 1 << 16];
@@ -1031,6 +1044,7 @@ fn sigint_resets_colors_and_dies_of_sigint() {
                 Ok(0) | Err(_) => break,
                 Ok(n) => {
                     total += n;
+                    seen.store(total as u64, Ordering::SeqCst);
                     tail.extend_from_slice(&chunk[..n]);
                     let cut = tail.len().saturating_sub(64);
                     tail.drain(..cut);
@@ -1039,14 +1053,15 @@ fn sigint_resets_colors_and_dies_of_sigint() {
         }
         (total, tail)
     });
-    std::thread::sleep(Duration::from_millis(200));
+    // Signalled once its first megabyte of ~200 has come out.
+    assert!(poll_until(|| read.load(Ordering::SeqCst) >= 1 << 20), "no output from trawl");
     assert!(p.running(), "trawl finished before the signal (make the file bigger)");
     // SAFETY: our unreaped child.
     unsafe { libc::kill(p.pid(), libc::SIGINT) };
     let sent = Instant::now();
-    let Some((status, _)) = p.reap(sent + Duration::from_secs(2)) else {
+    let Some((status, _)) = p.reap(sent + HANG) else {
         p.kill();
-        panic!("trawl still running 2 s after SIGINT");
+        panic!("trawl still running {HANG:?} after SIGINT");
     };
     let took = sent.elapsed();
     let (total, tail) = reader.join().unwrap();
@@ -1088,18 +1103,17 @@ fn sigint_exec_case(cwd: &Path, args: &[&str]) {
     const TOKEN: &[u8] = b"31.4159";
     let cleanup = KillOnDrop(TOKEN);
     let mut p = Proc::run(trawl_cmd(cwd, args));
-    std::thread::sleep(Duration::from_millis(300));
-    assert!(!procs_with(TOKEN).is_empty(), "{}: no sleep running after 300 ms", p.what);
+    assert!(poll_until(|| !procs_with(TOKEN).is_empty()), "{}: no sleep ever ran", p.what);
     // SAFETY: our unreaped child.
     unsafe { libc::kill(p.pid(), libc::SIGINT) };
     let sent = Instant::now();
-    let reaped = p.reap(sent + Duration::from_secs(2));
+    let reaped = p.reap(sent + HANG);
     let took = sent.elapsed();
     let left = procs_with(TOKEN);
     let Some((status, _)) = reaped else {
         p.kill();
         drop(cleanup);
-        panic!("{} still running 2 s after SIGINT", p.what);
+        panic!("{} still running {HANG:?} after SIGINT", p.what);
     };
     drop(cleanup); // the pipes close once no straggler holds them
     let _ = p.outputs();

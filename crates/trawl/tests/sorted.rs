@@ -15,7 +15,7 @@ use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use crate::util::{clip, Cmd, Run, Tree};
+use crate::util::{clip, Cmd, Run, Tree, HANG};
 
 /// Thread options every comparison runs with (none: the default count,
 /// which grows when reads wait on the disk).
@@ -369,9 +369,11 @@ fn sort_path_ends_quietly_on_a_broken_pipe() {
             if let Some(st) = child.try_wait().unwrap() {
                 break st;
             }
-            if closed.elapsed() > Duration::from_secs(5) {
+            if closed.elapsed() > HANG {
                 let _ = child.kill();
-                panic!("trawl --sort path {threads:?} still running 5 s after its pipe closed");
+                panic!(
+                    "trawl --sort path {threads:?} still running {HANG:?} after its pipe closed"
+                );
             }
             std::thread::sleep(Duration::from_millis(5));
         };

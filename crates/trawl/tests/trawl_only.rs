@@ -8,7 +8,6 @@ use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 use std::process::Stdio;
 use std::sync::mpsc;
-use std::time::Duration;
 
 use crate::fixtures::{basic, big, ignores};
 use crate::json::{parse_lines, Value};
@@ -439,7 +438,7 @@ engines!(line_buffered_streams_stdin_lines, |e| {
             }
         }
     });
-    let limit = Duration::from_secs(10);
+    let limit = crate::util::HANG;
     stdin.write_all(b"bar\nfoo one\n").unwrap();
     stdin.flush().unwrap();
     let first = rx.recv_timeout(limit);

@@ -16,6 +16,25 @@ use std::time::{Duration, Instant};
 /// How long any trawl or grep run may take before it is killed and the test fails.
 pub const TIMEOUT: Duration = Duration::from_secs(60);
 
+/// How long a process that should end at once (its output pipe closed, a
+/// signal received) may take: it ends in milliseconds, so only a hang takes
+/// this long, however busy the machine is.
+pub const HANG: Duration = Duration::from_secs(60);
+
+/// Calls `ready` every few milliseconds until it returns true; false if
+/// it never did within [`HANG`]. Tests wait for an event this way instead
+/// of sleeping for a time the event usually takes.
+pub fn poll_until(mut ready: impl FnMut() -> bool) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < HANG {
+        if ready() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    ready()
+}
+
 /// The regex engine a differential test runs trawl with.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
 pub enum Engine {
