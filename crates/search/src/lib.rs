@@ -82,11 +82,16 @@ pub struct SearcherConfig {
     /// reading it (off with `--no-mmap`; safe when the file is truncated
     /// meanwhile).
     pub mmap: bool,
+    /// Threads that may search one large file in parts (0: one per CPU;
+    /// 1: never in parts).
+    pub threads: usize,
+    /// Stops every search holding it at its next read (SIGINT).
+    pub cancel: Cancel,
 }
 
 impl SearcherConfig {
     /// Bytes per part of a file searched in parallel.
-    fn part_size(&self) -> u64 {
+    pub(crate) fn part_size(&self) -> u64 {
         if self.part_size == 0 {
             PART_SIZE
         } else {
@@ -95,7 +100,7 @@ impl SearcherConfig {
     }
 
     /// Bytes read at a time.
-    fn read_size(&self) -> usize {
+    pub(crate) fn read_size(&self) -> usize {
         if self.read_size == 0 {
             READ_SIZE
         } else {
@@ -225,9 +230,6 @@ impl From<io::Error> for SearchError {
     }
 }
 
-/// Set to make every search in the process stop at its next read (SIGINT).
-pub static STOP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
 /// Smallest read: most source files fit whole, so one matcher call covers them.
 const READ_SIZE: usize = 256 * 1024;
 /// A buffer grown past this for one long line is given back after the file.
@@ -270,6 +272,19 @@ impl Searcher {
         sink: &mut S,
         part: Part,
     ) -> Result<SearchSummary, SearchError> {
+        self.search_owned(matcher, reader, sink, part, 0)
+    }
+
+    /// Searches with the searcher's own buffer, whose first `prefilled`
+    /// bytes were already read from `reader`.
+    fn search_owned<M: Matcher, R: Read, S: Sink>(
+        &mut self,
+        matcher: &M,
+        reader: R,
+        sink: &mut S,
+        part: Part,
+        prefilled: usize,
+    ) -> Result<SearchSummary, SearchError> {
         if self.config.max_count == Some(0) {
             return Ok(SearchSummary::default());
         }
@@ -279,6 +294,8 @@ impl Searcher {
             buf.resize(read_size, 0);
         }
         let mut run = Run::new(&self.config, matcher, sink, reader, Buf::Owned(&mut buf), part);
+        run.len = prefilled;
+        run.prefilled = prefilled;
         let result = run.search().map(|s| run.finish_part(s));
         if buf.len() > SHRINK_ABOVE {
             buf = Vec::new();
@@ -401,6 +418,10 @@ struct Run<'a, M, S, R> {
     /// The whole file was read and its NUL check put off until a match is
     /// found (see `fill`).
     nul_unchecked: bool,
+    /// Bytes at the buffer's start read before the search began (the
+    /// first read of a file whose size was unknown): the first fill
+    /// treats them as read by itself.
+    prefilled: usize,
 }
 
 /// Whether to go on after a step.
@@ -440,6 +461,7 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
             part_lines: (if part.start == 0 { Some(1) } else { None }, None),
             needs_copy: false,
             nul_unchecked: false,
+            prefilled: 0,
         }
     }
 
@@ -585,15 +607,16 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
     /// Reads more data after `len`, growing the buffer when it is full.
     /// Returns false when a binary file must be skipped (`-I`).
     fn fill(&mut self) -> Result<bool, SearchError> {
-        if STOP.load(std::sync::atomic::Ordering::Relaxed) {
+        if self.config.cancel.is_cancelled() {
             return Err(SearchError::Io(io::Error::from(io::ErrorKind::Interrupted)));
         }
         let read_size = self.config.read_size();
-        if self.buf.len() - self.len < read_size / 2 + 1 {
+        let prefilled = std::mem::take(&mut self.prefilled);
+        if prefilled == 0 && self.buf.len() - self.len < read_size / 2 + 1 {
             let new_len = (self.buf.len() * 2).max(self.len + read_size);
             self.buf.grow(new_len);
         }
-        let start = self.len;
+        let start = self.len - prefilled;
         // Fill the buffer up: fewer matcher calls, and a small file in one go.
         // A part is read to its end, then a little at a time past it.
         let mut limit = self.buf.len();
@@ -1011,8 +1034,12 @@ pub fn count_newlines(bytes: &[u8]) -> u64 {
     memchr::memchr_iter(b'\n', bytes).count() as u64
 }
 
+mod cancel;
+mod file;
 mod mapped;
 mod parallel;
+pub use cancel::Cancel;
+pub use file::{FileHints, MapParts, SearchOutcome, SearchedAs, ShortRead};
 pub use parallel::{search_file as search_file_parallel, PARALLEL_MIN, PART_SIZE};
 
 #[cfg(test)]

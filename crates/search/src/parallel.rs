@@ -33,8 +33,11 @@ use crate::{
 /// few syscalls) vanishes, small enough to share a file among threads.
 pub const PART_SIZE: u64 = 4 << 20;
 
+/// Files of at least this many parts are worth searching on several threads.
+pub(crate) const PARTS_MIN: u64 = 4;
+
 /// Files at least this large are worth searching on several threads.
-pub const PARALLEL_MIN: u64 = 4 * PART_SIZE;
+pub const PARALLEL_MIN: u64 = PARTS_MIN * PART_SIZE;
 
 /// A mapped file's pages are given back this many bytes at a time.
 const RELEASE_EVERY: u64 = 32 << 20;
@@ -277,7 +280,7 @@ impl<M: Matcher> Job<'_, M> {
         let mut r = Replay::new(self.config, self.part_size);
         let mut released = 0;
         for k in 0..self.parts {
-            if crate::STOP.load(Ordering::Relaxed) {
+            if self.config.cancel.is_cancelled() {
                 return Err(SearchError::Io(io::Error::from(io::ErrorKind::Interrupted)));
             }
             let rec = loop {
@@ -453,7 +456,7 @@ impl<'c> Replay<'c> {
             }
         }
         for (i, (e, text)) in events.iter().filter(|(e, _)| e.offset < part_end).enumerate() {
-            if i % 4096 == 4095 && crate::STOP.load(Ordering::Relaxed) {
+            if i % 4096 == 4095 && self.config.cancel.is_cancelled() {
                 return Err(io::Error::from(io::ErrorKind::Interrupted));
             }
             if go_on && !self.event(e, text, sink)? {

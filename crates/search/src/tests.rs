@@ -149,6 +149,8 @@ fn configs() -> Vec<SearcherConfig> {
                     read_size: 0,
                     part_size: 0,
                     mmap: false,
+                    threads: 1,
+                    cancel: Cancel::default(),
                 });
             }
         }
@@ -424,6 +426,64 @@ mod properties {
                     }
                 }
             }
+        }
+
+        /// `Searcher::search_file` (one pass or parts; the size given or
+        /// asked for after a first read that fills the buffer; short reads
+        /// as the end or not; mapped or read) reports what a search of the
+        /// same bytes as one slice reports.
+        #[test]
+        fn search_file_equals_a_slice_search(
+            data in prop::collection::vec(prop::sample::select(b"ab \n\n\0".to_vec()), 0..400),
+            pattern in prop::sample::select(vec!["a", "ab", "b+", "^a", "b$", "^$", "a b"]),
+            config in config(),
+            text in any::<bool>(),
+            numbers in any::<bool>(),
+            read_size in 1usize..40,
+            extra in 0u64..24,
+            threads in 1usize..4,
+            mmap in any::<bool>(),
+            size_known in any::<bool>(),
+            short_read_is_end in any::<bool>(),
+            map_allowed in any::<bool>(),
+        ) {
+            let m = MatcherBuilder::new().build(&[pattern.as_bytes().to_vec()]).unwrap();
+            let binary = if text { BinaryMode::Text } else { BinaryMode::Detect };
+            let config = SearcherConfig { binary, line_numbers: numbers, read_size, ..config };
+            let c = SearcherConfig {
+                part_size: read_size as u64 + extra,
+                mmap,
+                threads,
+                ..config.clone()
+            };
+            let mut f = tempfile::tempfile().unwrap();
+            std::io::Write::write_all(&mut f, &data).unwrap();
+            std::io::Seek::rewind(&mut f).unwrap();
+            let hints = FileHints {
+                size: size_known.then_some(data.len() as u64),
+                mapping: if map_allowed { MapParts::Allowed } else { MapParts::Never },
+                short_read: if short_read_is_end { ShortRead::IsEnd } else { ShortRead::MayContinue },
+            };
+            let mut got = Record::default();
+            let outcome = Searcher::new(c.clone()).search_file(&m, &f, hints, &mut got).unwrap();
+            let mut want = Record::default();
+            let want_sum = Searcher::new(config.clone()).search_slice(&m, &data, &mut want).unwrap();
+            prop_assert_eq!(
+                String::from_utf8_lossy(&got.0).into_owned(),
+                String::from_utf8_lossy(&want.0).into_owned()
+            );
+            prop_assert_eq!(outcome.summary.selected, want_sum.selected);
+            let parts = threads > 1 && data.len() as u64 >= c.parallel_min();
+            let how = if outcome.how == SearchedAs::Skipped {
+                // Only a file shorter than any match goes unread.
+                prop_assert!(size_known && !config.invert && data.len() < m.min_len());
+                SearchedAs::Skipped
+            } else if parts {
+                SearchedAs::Parts
+            } else {
+                SearchedAs::OnePass
+            };
+            prop_assert_eq!(outcome.how, how);
         }
 
         /// Counting (`-c`, lines not recorded) across parts, with -m, -v and

@@ -12,6 +12,7 @@ use trawl_walk::{Entry, FileType};
 use crate::expr::{Action, Cmp, Expr, FileFormat, PermMatch, Test, TimeField};
 use crate::parse::{type_bit, FindCommand, Follow};
 use crate::printf::{pad, Directive, Format, Piece};
+use crate::turns::TurnWait;
 use crate::users::Names;
 use crate::{mode, timefmt};
 
@@ -113,7 +114,7 @@ impl<'a> Evaluator<'a> {
         // Once one thread has run `-quit`, no other entry may act: entries
         // are evaluated one at a time, and what the quitting one printed is
         // written before the lock is let go.
-        let mut quitted = QUIT.lock().unwrap_or_else(|p| p.into_inner());
+        let mut quitted = self.cmd.turns.quit();
         if *quitted {
             return Outcome { prune: false, quit: true };
         }
@@ -135,9 +136,9 @@ impl<'a> Evaluator<'a> {
         if self.abort {
             self.buf.truncate(start);
         }
-        if !cmd.execs.is_empty() && holds_turn() {
+        if !cmd.execs.is_empty() && cmd.turns.held_by_me() {
             self.flush();
-            release_turn();
+            cmd.turns.release();
         }
         if !cmd.execs.is_empty() && self.buf.len() > PIPE_BUF {
             // Keep each write atomic and whole-record.
@@ -156,7 +157,7 @@ impl<'a> Evaluator<'a> {
     /// Runs what `-exec ... +` still holds, waits for every child and writes
     /// the remaining output.
     pub fn finish(&mut self) {
-        let interrupted = trawl_search::STOP.load(std::sync::atomic::Ordering::Relaxed);
+        let interrupted = self.cmd.cancel.is_cancelled();
         for i in 0..self.execs.len() {
             if !interrupted {
                 self.launch(i);
@@ -174,7 +175,7 @@ impl<'a> Evaluator<'a> {
             return;
         }
         // Not while another thread's record is split around a command.
-        let _turn = (!self.cmd.execs.is_empty()).then(|| wait_turn(false));
+        let _turn = (!self.cmd.execs.is_empty()).then(|| self.cmd.turns.wait(TurnWait::ToWrite));
         if !self.output_closed && self.output.write(&self.buf).is_err() {
             self.output_closed = true;
             self.outcome.quit = true;
@@ -371,8 +372,10 @@ impl<'a> Evaluator<'a> {
                 Ok(false)
             }
         }
-        let searcher =
-            self.searcher.get_or_insert_with(|| Searcher::new(SearcherConfig::default()));
+        let cancel = &self.cmd.cancel;
+        let searcher = self.searcher.get_or_insert_with(|| {
+            Searcher::new(SearcherConfig { cancel: cancel.clone(), ..SearcherConfig::default() })
+        });
         let mut sink = First(false);
         if let Err(err) = searcher.search_reader(m, f, &mut sink) {
             self.report(format!("'{}': {err}", show(e.path())));
@@ -503,7 +506,7 @@ impl<'a> Evaluator<'a> {
         if !self.buf.is_empty() {
             // This entry's output so far goes before the command's, and its
             // rest after: no other thread writes until the entry is done.
-            drop(wait_turn(true));
+            drop(self.cmd.turns.wait(TurnWait::AndTake));
         }
         self.flush();
         let mut c = Command::new(OsStr::from_bytes(&argv[0]));
@@ -889,7 +892,7 @@ pub fn finish_execs(cmd: &FindCommand) -> bool {
         if !spec.batch || spec.in_dir {
             continue;
         }
-        let interrupted = trawl_search::STOP.load(std::sync::atomic::Ordering::Relaxed);
+        let interrupted = cmd.cancel.is_cancelled();
         let rest = std::mem::take(&mut spec.shared.lock().unwrap_or_else(|p| p.into_inner()).paths);
         if !rest.is_empty() && !interrupted {
             ok &= launch_shared(cmd, i, rest, usize::MAX);
@@ -914,37 +917,4 @@ fn arg_budget() -> usize {
         .map(|(k, v)| k.len() + v.len() + 2 + std::mem::size_of::<usize>())
         .sum();
     max.saturating_sub(env).saturating_sub(4096).max(4096)
-}
-
-/// Whether a thread has evaluated `-quit` (taken for each evaluation when
-/// the expression holds `-quit`).
-static QUIT: std::sync::Mutex<bool> = std::sync::Mutex::new(false);
-
-/// The thread whose entry's output is split around a command's output
-/// (`-printf A -exec CMD ; -printf B`): until it ends the entry, other
-/// threads do not write to standard output.
-static TURN: std::sync::Mutex<Option<std::thread::ThreadId>> = std::sync::Mutex::new(None);
-static TURN_FREE: std::sync::Condvar = std::sync::Condvar::new();
-
-/// Waits until no other thread holds the turn; takes it when `take`.
-/// Writing while the returned guard lives cannot interleave with a turn.
-fn wait_turn(take: bool) -> std::sync::MutexGuard<'static, Option<std::thread::ThreadId>> {
-    let me = std::thread::current().id();
-    let mut t = TURN.lock().unwrap_or_else(|p| p.into_inner());
-    while t.is_some_and(|o| o != me) {
-        t = TURN_FREE.wait(t).unwrap_or_else(|p| p.into_inner());
-    }
-    if take {
-        *t = Some(me);
-    }
-    t
-}
-
-fn holds_turn() -> bool {
-    *TURN.lock().unwrap_or_else(|p| p.into_inner()) == Some(std::thread::current().id())
-}
-
-fn release_turn() {
-    *TURN.lock().unwrap_or_else(|p| p.into_inner()) = None;
-    TURN_FREE.notify_all();
 }

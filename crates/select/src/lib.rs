@@ -19,6 +19,7 @@ mod parse;
 pub mod printf;
 mod regex_type;
 mod timefmt;
+mod turns;
 mod users;
 
 pub use crate::children::interrupt_children;

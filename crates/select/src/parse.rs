@@ -57,6 +57,10 @@ pub struct FindCommand {
     pub now: (i64, i64),
     /// `-print` escapes control characters (standard output is a terminal).
     pub escape_names: bool,
+    /// Set when the run is interrupted: no more commands are started.
+    pub cancel: trawl_search::Cancel,
+    /// What the evaluating threads agree on (`-quit`, split output).
+    pub(crate) turns: crate::turns::Turns,
 }
 
 /// The dialect of `-regex`.
@@ -86,6 +90,8 @@ pub fn parse(args: &[Vec<u8>]) -> Result<FindCommand, String> {
         sorted: false,
         now: now(),
         escape_names: false,
+        cancel: Default::default(),
+        turns: Default::default(),
     };
     let mut i = 0;
     // Leading options.

@@ -8,7 +8,7 @@ use clap::ArgMatches;
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use trawl_matcher::{AnyMatcher, Engine, MatcherBuilder, Syntax};
 use trawl_printer::{Colors, OutputMode, PrinterConfig};
-use trawl_search::{BinaryMode, SearcherConfig};
+use trawl_search::{BinaryMode, Cancel, SearcherConfig};
 
 use crate::args::os_values;
 
@@ -108,7 +108,7 @@ impl Filter {
 }
 
 impl Config {
-    pub fn from_matches(m: &ArgMatches) -> Result<Config, String> {
+    pub fn from_matches(m: &ArgMatches, cancel: Cancel) -> Result<Config, String> {
         let flag = |id: &str| m.get_flag(id);
         let mut positional = os_values(m, "pattern_or_path").into_iter();
 
@@ -214,6 +214,8 @@ impl Config {
             read_size: 0,
             part_size: 0,
             mmap: !flag("no_mmap"),
+            threads: m.get_one::<usize>("threads").copied().unwrap_or(0),
+            cancel,
             max_count: m.get_one::<u64>("max_count").copied(),
             binary,
         };

@@ -9,6 +9,7 @@ use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::process::ExitCode;
 use std::sync::{Mutex, MutexGuard};
 
+use trawl_search::Cancel;
 use trawl_select::expr::{Action, Expr};
 use trawl_select::{Evaluator, FindCommand, Follow};
 use trawl_walk::{Entry, Visitor, WalkBuilder, WalkError, WalkErrorKind, WalkState};
@@ -116,7 +117,7 @@ struct FindVisitor<'a> {
 
 impl FindVisitor<'_> {
     fn evaluate(&mut self, e: &Entry<'_>, may_prune: bool) -> WalkState {
-        if crate::interrupted() {
+        if self.cmd.cancel.is_cancelled() {
             return WalkState::Quit;
         }
         if e.depth() < self.cmd.min_depth {
@@ -191,7 +192,7 @@ fn prints_only(x: &Expr) -> bool {
 }
 
 /// Runs `trawl find ARGS`.
-pub fn main(args: Vec<OsString>) -> ExitCode {
+pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
     if args.first().is_some_and(|a| a == "--help") {
         print!("{USAGE}");
         return ExitCode::SUCCESS;
@@ -222,6 +223,7 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
         threads = 1;
     }
     cmd.escape_names = std::io::stdout().is_terminal();
+    cmd.cancel = cancel;
     let mut walk = WalkBuilder::new();
     walk.threads(threads)
         .follow_links(cmd.follow == Follow::Always)
@@ -250,7 +252,7 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
     }
     let _ = out.flush();
     failed |= !trawl_select::finish_execs(&cmd);
-    if crate::interrupted() {
+    if cmd.cancel.is_cancelled() {
         crate::die_of_interrupt();
     }
     ExitCode::from(failed as u8)

@@ -4,9 +4,8 @@ use std::fs::File;
 use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use trawl_matcher::Matcher;
 use trawl_printer::{OutputMode, Printer, Stats};
-use trawl_search::{SearchError, SearchSummary, Searcher, PARALLEL_MIN};
+use trawl_search::{FileHints, MapParts, SearchError, SearchSummary, Searcher, ShortRead};
 use trawl_walk::{Entry, FileType, Visitor, WalkBuilder, WalkError, WalkErrorKind, WalkState};
 
 use crate::config::{Config, Target};
@@ -77,7 +76,7 @@ pub fn run(ctx: &Context<'_>) -> Stats {
                 // Searched in order with the paths around it would need the
                 // walk to know about stdin; grep users name it once.
                 let mut v = GrepVisitor::new(ctx);
-                v.search(b"(standard input)", io::stdin().lock(), None);
+                v.search(b"(standard input)", Source::Stream(io::stdin().lock()));
                 stats.add(&v.finish());
             }
             Target::Path { path, display } => {
@@ -177,6 +176,15 @@ impl Visitor for InOrder<'_> {
     }
 }
 
+/// What one search reads.
+enum Source<'f, R> {
+    /// A regular file, with what the walk knows of it.
+    File(&'f File, FileHints),
+    /// Anything else: standard input, a FIFO or device named on the
+    /// command line.
+    Stream(R),
+}
+
 /// One thread's searcher, printer and buffers.
 struct GrepVisitor<'a> {
     ctx: &'a Context<'a>,
@@ -202,30 +210,21 @@ impl<'a> GrepVisitor<'a> {
         self.printer.stats
     }
 
-    /// Searches one input (a regular file is also passed as `file`, with
-    /// what the walk knows of it); returns Quit when the run should stop.
-    fn search<R: Read>(
-        &mut self,
-        path: &[u8],
-        reader: R,
-        file: Option<(&File, Facts)>,
-    ) -> WalkState {
+    /// Searches one source (a regular file, with what the walk knows of
+    /// it, or any other stream); returns Quit when the run should stop.
+    fn search<R: Read>(&mut self, path: &[u8], source: Source<'_, R>) -> WalkState {
         let cfg = self.ctx.cfg;
         let matcher = &cfg.matcher;
         let mut sink = self.printer.sink(path, matcher);
-        // A file shorter than any match cannot match: no need to read it.
-        let size = file.and_then(|(_, facts)| facts.size);
-        let skip = !cfg.searcher.invert && size.is_some_and(|s| s < matcher.min_len() as u64);
-        let result = match file {
-            _ if skip => Ok(SearchSummary::default()),
-            Some((f, facts)) => search_file(&mut self.searcher, cfg, f, facts, &mut sink),
-            None => self.searcher.search_reader(matcher, reader, &mut sink),
+        let result = match source {
+            Source::File(f, hints) => self.searcher.search_file(matcher, f, hints, &mut sink),
+            Source::Stream(r) => self.searcher.search_stream(matcher, r, None, &mut sink),
         };
         let summary = {
             match result {
-                Ok(s) => s,
+                Ok(outcome) => outcome.summary,
                 Err(e) => {
-                    if self.ctx.out.broken_pipe() || crate::interrupted() {
+                    if self.ctx.out.broken_pipe() || cfg.searcher.cancel.is_cancelled() {
                         self.ctx.quit.store(true, Ordering::Relaxed);
                         return WalkState::Quit;
                     }
@@ -267,110 +266,9 @@ impl<'a> GrepVisitor<'a> {
     }
 }
 
-/// Searches a regular file: in parts on every thread when it is large (its
-/// size known from the walk, or asked for once a first full read shows the
-/// file is not small), else in one pass. Parts are mapped (unless
-/// `--no-mmap`) only for a file named on the command line: mapped pages
-/// count in the resident set, and a large file met in a tree would raise a
-/// search's peak RSS from ~7 MB to ~30 MB for little gain.
-fn search_file<S: trawl_search::Sink>(
-    searcher: &mut Searcher,
-    cfg: &Config,
-    file: &File,
-    facts: Facts,
-    sink: &mut S,
-) -> Result<SearchSummary, SearchError> {
-    let reader = |probe| FileReader {
-        file,
-        probe,
-        large: None,
-        short_read_is_end: facts.short_read_is_end,
-        ended: false,
-    };
-    // Asked once: available_parallelism reads cgroup files on every call.
-    static CPUS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    let threads = match cfg.threads {
-        0 => *CPUS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
-        n => n,
-    };
-    if threads < 2 || cfg.searcher.stream {
-        return searcher.search_reader(&cfg.matcher, reader(false), sink);
-    }
-    let parallel = |size, sink: &mut S| {
-        let read;
-        let config = if facts.named || !cfg.searcher.mmap {
-            &cfg.searcher
-        } else {
-            read = trawl_search::SearcherConfig { mmap: false, ..cfg.searcher.clone() };
-            &read
-        };
-        trawl_search::search_file_parallel(config, &cfg.matcher, file, size, threads, sink)
-    };
-    match facts.size {
-        Some(size) if size >= PARALLEL_MIN => parallel(size, sink),
-        Some(_) => searcher.search_reader(&cfg.matcher, reader(false), sink),
-        None => {
-            let mut probe = reader(true);
-            match searcher.search_reader(&cfg.matcher, &mut probe, sink) {
-                Err(SearchError::Io(_)) if probe.large.is_some() => {
-                    parallel(probe.large.unwrap_or_default(), sink)
-                }
-                r => r,
-            }
-        }
-    }
-}
-
-/// What the walk knows about a regular file to search.
-#[derive(Clone, Copy)]
-struct Facts {
-    size: Option<u64>,
-    /// Named on the command line.
-    named: bool,
-    /// A short read means the end (see `Entry::short_read_is_end`).
-    short_read_is_end: bool,
-}
-
-/// Reads a regular file for a search in one pass.
-///
-/// With `probe` (the walk did not give the size), when the first read fills
-/// the buffer the file is stat'd; if it is large enough to search in parts,
-/// reading stops with an error (before anything was searched) and `large`
-/// holds the size. With `short_read_is_end`, a read returning less than
-/// asked ends the file, saving the read that would return 0 (one `read`
-/// call in two in a source tree).
-struct FileReader<'f> {
-    file: &'f File,
-    probe: bool,
-    large: Option<u64>,
-    short_read_is_end: bool,
-    ended: bool,
-}
-
-/// The most Linux transfers in one read: a longer request returns short.
-const MAX_READ: usize = 0x7fff_f000;
-
-impl Read for FileReader<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.ended {
-            return Ok(0);
-        }
-        let n = (&mut &*self.file).read(buf)?;
-        if std::mem::take(&mut self.probe) && n == buf.len() {
-            let size = self.file.metadata().map_or(0, |m| m.len());
-            if size >= PARALLEL_MIN {
-                self.large = Some(size);
-                return Err(io::Error::other("searched in parts"));
-            }
-        }
-        self.ended = self.short_read_is_end && n < buf.len() && buf.len() <= MAX_READ;
-        Ok(n)
-    }
-}
-
 impl Visitor for GrepVisitor<'_> {
     fn visit(&mut self, entry: &Entry<'_>) -> WalkState {
-        if self.ctx.quit.load(Ordering::Relaxed) || crate::interrupted() {
+        if self.ctx.quit.load(Ordering::Relaxed) || self.ctx.cfg.searcher.cancel.is_cancelled() {
             return WalkState::Quit;
         }
         let cfg = self.ctx.cfg;
@@ -405,12 +303,19 @@ impl Visitor for GrepVisitor<'_> {
         // Regular files may be searched in parts (stat'd or recursed into).
         let regular =
             meta.map_or(ft == FileType::File, |st| FileType::from_mode(st.st_mode).is_file());
-        let facts = Facts {
-            size: meta.filter(|_| regular).map(|st| st.st_size as u64),
-            named: entry.is_root(),
-            short_read_is_end: entry.short_read_is_end(),
+        if !regular {
+            return self.search(entry.path(), Source::Stream(&file));
+        }
+        let hints = FileHints {
+            size: meta.map(|st| st.st_size as u64),
+            mapping: if entry.is_root() { MapParts::Allowed } else { MapParts::Never },
+            short_read: if entry.short_read_is_end() {
+                ShortRead::IsEnd
+            } else {
+                ShortRead::MayContinue
+            },
         };
-        self.search(entry.path(), &file, regular.then_some((&file, facts)))
+        self.search(entry.path(), Source::<&File>::File(&file, hints))
     }
 
     fn error(&mut self, err: WalkError) -> WalkState {

@@ -32,14 +32,16 @@ use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use trawl_printer::{OutputMode, Stats};
+use trawl_search::Cancel;
 
 fn main() -> ExitCode {
     let start = Instant::now();
-    install_interrupt_handler();
+    let cancel = Cancel::new();
+    install_interrupt_handler(&cancel);
     let mut argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
     if argv.get(1).is_some_and(|a| a == "find") {
         raise_open_file_limit();
-        return find::main(argv.split_off(2));
+        return find::main(argv.split_off(2), cancel);
     }
     let argv = args::preprocess(argv);
     let matches = match args::command().try_get_matches_from(argv) {
@@ -50,7 +52,7 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    let cfg = match config::Config::from_matches(&matches) {
+    let cfg = match config::Config::from_matches(&matches, cancel.clone()) {
         Ok(c) => c,
         Err(msg) => {
             eprintln!("trawl: {msg}");
@@ -83,7 +85,7 @@ fn main() -> ExitCode {
         }
         let _ = trawl_printer::Output::write(&out, &text, false);
     }
-    if interrupted() {
+    if cancel.is_cancelled() {
         if cfg.printer.colors.is_some() {
             // A line cut short may have left a color on.
             let _ = trawl_printer::Output::write(&out, b"\x1b[0m", false);
@@ -120,30 +122,21 @@ fn raise_open_file_limit() {
     }
 }
 
-extern "C" fn on_interrupt(_: libc::c_int) {
-    // Only an atomic store: async-signal-safe. Every search stops at its next
-    // read, every walker thread at its next entry.
-    trawl_search::STOP.store(true, Ordering::Relaxed);
-    trawl_select::interrupt_children();
-}
-
-/// SIGINT (and SIGTERM) stop the run cleanly: colors are reset and `-exec`
-/// children are waited for before trawl dies of the same signal.
-fn install_interrupt_handler() {
-    // SAFETY: a handler that only stores to an atomic; sigaction is given a
-    // zeroed, then filled, struct.
-    unsafe {
-        let mut sa: libc::sigaction = std::mem::zeroed();
-        sa.sa_sigaction = on_interrupt as extern "C" fn(libc::c_int) as usize;
-        libc::sigemptyset(&mut sa.sa_mask);
-        libc::sigaction(libc::SIGINT, &sa, std::ptr::null_mut());
-        libc::sigaction(libc::SIGTERM, &sa, std::ptr::null_mut());
+/// SIGINT (and SIGTERM) cancel the run: every search stops at its next
+/// read, every walker thread at its next entry, `-exec` children are
+/// interrupted and waited for, colors are reset, then trawl dies of SIGINT.
+/// A second signal ends trawl at once (exit status 128 + the signal).
+fn install_interrupt_handler(cancel: &Cancel) {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    for sig in [SIGINT, SIGTERM] {
+        // Registered first, so it sees the flag as the previous signal left
+        // it: set only from the second signal on.
+        let _ = signal_hook::flag::register_conditional_shutdown(sig, 128 + sig, cancel.flag());
+        let _ = signal_hook::flag::register(sig, cancel.flag());
+        // SAFETY: the action only loads atomics and calls kill(2), both
+        // async-signal-safe; it allocates nothing and takes no lock.
+        let _ = unsafe { signal_hook::low_level::register(sig, trawl_select::interrupt_children) };
     }
-}
-
-/// Whether SIGINT or SIGTERM arrived.
-pub(crate) fn interrupted() -> bool {
-    trawl_search::STOP.load(Ordering::Relaxed)
 }
 
 /// Ends the process by SIGINT, as an interrupted program should (the shell

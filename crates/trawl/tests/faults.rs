@@ -1073,6 +1073,65 @@ fn sigint_resets_colors_and_dies_of_sigint() {
     assert!(stderr.is_empty(), "stderr: {}", clip(&stderr));
 }
 
+/// A thread blocked in `open` of a FIFO nobody writes to (restarted after
+/// a signal) kept trawl alive until SIGKILL: a second signal ends it at
+/// once.
+#[test]
+fn a_second_sigint_ends_trawl_blocked_opening_a_fifo() {
+    let t = Tree::new();
+    t.fifo("fifo");
+    for args in [&["x", "fifo"][..], &["-r", "-c", "-j", "1", "x", "fifo"]] {
+        let mut p = Proc::spawn(trawl_cmd(t.path(), args), false);
+        let pid = p.pid();
+        assert!(poll_until(|| opening_a_fifo(pid)), "{}: never blocked opening the FIFO", p.what);
+        for i in 0..2 {
+            // SAFETY: our unreaped child.
+            unsafe { libc::kill(pid, libc::SIGINT) };
+            // Two signals pending at once would count as one.
+            assert!(poll_until(|| !sigint_pending(pid)), "{}: SIGINT {i} never taken", p.what);
+        }
+        let Some((status, _)) = p.reap(Instant::now() + HANG) else {
+            p.kill();
+            panic!("{} still running {HANG:?} after two SIGINTs", p.what);
+        };
+        let _ = p.outputs();
+        let code = status.code().unwrap_or(0);
+        assert!(
+            status.signal() == Some(libc::SIGINT) || code == 128 + libc::SIGINT,
+            "{}: ended by {status:?}",
+            p.what
+        );
+    }
+}
+
+/// Whether a thread of process `pid` waits in `open` for a FIFO's writer.
+fn opening_a_fifo(pid: libc::pid_t) -> bool {
+    let Ok(tasks) = fs::read_dir(format!("/proc/{pid}/task")) else { return false };
+    tasks.flatten().any(|t| {
+        let wchan = fs::read_to_string(t.path().join("wchan")).unwrap_or_default();
+        let syscall = fs::read_to_string(t.path().join("syscall")).unwrap_or_default();
+        wchan == "wait_for_partner" || syscall.starts_with(&format!("{} ", libc::SYS_openat))
+    })
+}
+
+/// Whether a SIGINT sent to process `pid` is still pending (not yet
+/// delivered to a thread); false once the process has ended.
+fn sigint_pending(pid: libc::pid_t) -> bool {
+    let Ok(status) = fs::read_to_string(format!("/proc/{pid}/status")) else { return false };
+    // A zombie keeps what was sent after it ended pending for good.
+    if status.lines().any(|l| l.starts_with("State:") && l.contains("zombie")) {
+        return false;
+    }
+    let mask = |key: &str| {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(key))
+            .and_then(|v| u64::from_str_radix(v.trim(), 16).ok())
+            .unwrap_or(0)
+    };
+    (mask("ShdPnd:") | mask("SigPnd:")) & (1 << (libc::SIGINT - 1)) != 0
+}
+
 /// The pids of processes whose command line contains `token`.
 fn procs_with(token: &[u8]) -> Vec<i32> {
     let mut v = Vec::new();

@@ -1,0 +1,240 @@
+//! How a source is searched: the policy for regular files (one pass, or
+//! in parts on every thread; mapped or read; short reads; the size asked
+//! for only when the first read shows the file is not small) and the entry
+//! point for any other byte stream (standard input, and later decompressed
+//! streams, archive members and extractor output).
+
+use std::fs::File;
+use std::io::{self, Read};
+use std::sync::OnceLock;
+
+use trawl_matcher::Matcher;
+
+use crate::{parallel, Part, SearchError, SearchSummary, Searcher, SearcherConfig, Sink};
+
+/// What the caller knows about a regular file before it is searched.
+#[derive(Clone, Copy, Debug)]
+pub struct FileHints {
+    /// Its size, when the walk already stat'd it. None: the file is stat'd
+    /// only if its first read fills the buffer (most files fit in one).
+    pub size: Option<u64>,
+    /// Whether its parts may be read from a memory mapping.
+    pub mapping: MapParts,
+    /// What a read returning less than asked means.
+    pub short_read: ShortRead,
+}
+
+/// Whether a large file's parts may be searched from a memory mapping.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum MapParts {
+    /// Mapped unless the configuration says `--no-mmap` (files named on
+    /// the command line).
+    Allowed,
+    /// Always read: mapped pages count in the resident set, and a large
+    /// file met in a tree would raise a search's peak RSS from ~7 MB to
+    /// ~30 MB for little gain.
+    Never,
+}
+
+/// What a short read of a regular file means.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum ShortRead {
+    /// The end of the file: the file system fills every read it can (local
+    /// ones; see trawl-walk's `Entry::short_read_is_end`), so the read that
+    /// would return 0 is skipped (one `read` call in two in a source tree).
+    IsEnd,
+    /// Nothing: read until a read returns 0.
+    MayContinue,
+}
+
+/// How a source was searched.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum SearchedAs {
+    /// Not read: it is shorter than any match.
+    Skipped,
+    /// Read once, from start to end, by the calling thread.
+    OnePass,
+    /// Cut into parts searched by several threads and replayed in order.
+    Parts,
+}
+
+/// The result of searching one source.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub struct SearchOutcome {
+    /// Totals, as for any search.
+    pub summary: SearchSummary,
+    /// How it was searched.
+    pub how: SearchedAs,
+}
+
+impl SearchOutcome {
+    fn new(summary: SearchSummary, how: SearchedAs) -> SearchOutcome {
+        SearchOutcome { summary, how }
+    }
+}
+
+impl SearcherConfig {
+    /// Files at least this large are searched in parts ([`PARALLEL_MIN`]
+    /// with the default part size).
+    ///
+    /// [`PARALLEL_MIN`]: crate::PARALLEL_MIN
+    pub(crate) fn parallel_min(&self) -> u64 {
+        parallel::PARTS_MIN * self.part_size()
+    }
+
+    /// Threads that may search one large file in parts (0: one per CPU).
+    pub(crate) fn part_threads(&self) -> usize {
+        // Asked once: available_parallelism reads cgroup files on every call.
+        static CPUS: OnceLock<usize> = OnceLock::new();
+        match self.threads {
+            0 => *CPUS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+            n => n,
+        }
+    }
+}
+
+impl Searcher {
+    /// Searches a regular file: in parts on every thread when it is large
+    /// (its size given, or asked for once a first full read shows the file
+    /// is not small), else in one pass.
+    pub fn search_file<M: Matcher, S: Sink>(
+        &mut self,
+        matcher: &M,
+        file: &File,
+        hints: FileHints,
+        sink: &mut S,
+    ) -> Result<SearchOutcome, SearchError> {
+        if self.too_short(matcher, hints.size) {
+            return Ok(SearchOutcome::new(SearchSummary::default(), SearchedAs::Skipped));
+        }
+        let threads = self.config.part_threads();
+        let mut reader = FileReader::new(file, hints.short_read);
+        if threads < 2 || self.config.stream {
+            let summary = self.search_reader(matcher, reader, sink)?;
+            return Ok(SearchOutcome::new(summary, SearchedAs::OnePass));
+        }
+        let size = match hints.size {
+            Some(size) => size,
+            None => match self.read_first(&mut reader)? {
+                FirstRead::Filled(size) => size,
+                FirstRead::Partial(len) => {
+                    let summary = self.search_prefilled(matcher, reader, sink, len)?;
+                    return Ok(SearchOutcome::new(summary, SearchedAs::OnePass));
+                }
+            },
+        };
+        if size < self.config.parallel_min() {
+            // A file stat'd after its first read goes on from the bytes read.
+            let summary = match hints.size {
+                Some(_) => self.search_reader(matcher, reader, sink)?,
+                None => {
+                    let len = self.config.read_size();
+                    self.search_prefilled(matcher, reader, sink, len)?
+                }
+            };
+            return Ok(SearchOutcome::new(summary, SearchedAs::OnePass));
+        }
+        let read_config;
+        let config = if hints.mapping == MapParts::Allowed || !self.config.mmap {
+            &self.config
+        } else {
+            read_config = SearcherConfig { mmap: false, ..self.config.clone() };
+            &read_config
+        };
+        let summary = parallel::search_file(config, matcher, file, size, threads, sink)?;
+        Ok(SearchOutcome::new(summary, SearchedAs::Parts))
+    }
+
+    /// Searches a stream that is not a regular file: standard input, a
+    /// FIFO, a decompressed stream, an archive member, an extractor's
+    /// output. `size`, when known, lets a source shorter than any match go
+    /// unread.
+    pub fn search_stream<M: Matcher, R: Read, S: Sink>(
+        &mut self,
+        matcher: &M,
+        reader: R,
+        size: Option<u64>,
+        sink: &mut S,
+    ) -> Result<SearchOutcome, SearchError> {
+        if self.too_short(matcher, size) {
+            return Ok(SearchOutcome::new(SearchSummary::default(), SearchedAs::Skipped));
+        }
+        let summary = self.search_reader(matcher, reader, sink)?;
+        Ok(SearchOutcome::new(summary, SearchedAs::OnePass))
+    }
+
+    /// Whether a source of `size` bytes is shorter than any match (and
+    /// nothing is selected by `-v`).
+    fn too_short<M: Matcher>(&self, matcher: &M, size: Option<u64>) -> bool {
+        !self.config.invert && size.is_some_and(|s| s < matcher.min_len() as u64)
+    }
+
+    /// Reads the file's first buffer into the searcher's buffer; when it
+    /// fills, asks for the file's size.
+    fn read_first(&mut self, reader: &mut FileReader<'_>) -> Result<FirstRead, SearchError> {
+        let read_size = self.config.read_size();
+        if self.buf.len() < read_size {
+            self.buf.resize(read_size, 0);
+        }
+        let n = loop {
+            match reader.read(&mut self.buf[..read_size]) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e.into()),
+            }
+        };
+        if n < read_size {
+            return Ok(FirstRead::Partial(n));
+        }
+        let size = reader.file.metadata().map_or(0, |m| m.len());
+        Ok(FirstRead::Filled(size))
+    }
+
+    /// Searches a file whose first `len` bytes are already in the buffer.
+    fn search_prefilled<M: Matcher, S: Sink>(
+        &mut self,
+        matcher: &M,
+        reader: FileReader<'_>,
+        sink: &mut S,
+        len: usize,
+    ) -> Result<SearchSummary, SearchError> {
+        self.search_owned(matcher, reader, sink, Part::WHOLE, len)
+    }
+}
+
+/// What the first read of a file of unknown size found.
+enum FirstRead {
+    /// It filled the buffer; the file's size, asked for.
+    Filled(u64),
+    /// It read this many bytes, fewer than the buffer holds: the file is
+    /// small (or a short read came early): search it in one pass.
+    Partial(usize),
+}
+
+/// The most Linux transfers in one read: a longer request returns short.
+const MAX_READ: usize = 0x7fff_f000;
+
+/// Reads a regular file for a search in one pass, skipping the read that
+/// would return 0 where a short read means the end.
+struct FileReader<'f> {
+    file: &'f File,
+    short_read: ShortRead,
+    ended: bool,
+}
+
+impl<'f> FileReader<'f> {
+    fn new(file: &'f File, short_read: ShortRead) -> Self {
+        FileReader { file, short_read, ended: false }
+    }
+}
+
+impl Read for FileReader<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.ended {
+            return Ok(0);
+        }
+        let n = (&mut &*self.file).read(buf)?;
+        self.ended = self.short_read == ShortRead::IsEnd && n < buf.len() && buf.len() <= MAX_READ;
+        Ok(n)
+    }
+}
