@@ -119,6 +119,11 @@ impl FoldFinder {
         })
     }
 
+    /// The search, 32 candidate starts at a time.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     unsafe fn find_avx2(&self, hay: &[u8]) -> Option<usize> {
@@ -129,17 +134,26 @@ impl FoldFinder {
         // Tests the 32 candidate starts at..at + 32: a bit per start where
         // both chosen bytes agree.
         let test = |at: usize| {
-            // SAFETY: the caller keeps at + max(i1, i2) + 32 <= hay.len().
-            let p = hay.as_ptr().add(at);
-            let c1 = _mm256_loadu_si256(p.add(self.i1) as *const __m256i);
-            let c2 = _mm256_loadu_si256(p.add(self.i2) as *const __m256i);
-            let e1 = _mm256_cmpeq_epi8(_mm256_or_si256(c1, m1), v1);
-            let e2 = _mm256_cmpeq_epi8(_mm256_or_si256(c2, m2), v2);
-            _mm256_movemask_epi8(_mm256_and_si256(e1, e2)) as u32
+            // SAFETY: find_vectors keeps at + max(i1, i2) + 32 <= hay.len(),
+            // so both unaligned 32-byte loads read inside `hay`; the caller
+            // of this fn guarantees AVX2.
+            unsafe {
+                let p = hay.as_ptr().add(at);
+                let c1 = _mm256_loadu_si256(p.add(self.i1) as *const __m256i);
+                let c2 = _mm256_loadu_si256(p.add(self.i2) as *const __m256i);
+                let e1 = _mm256_cmpeq_epi8(_mm256_or_si256(c1, m1), v1);
+                let e2 = _mm256_cmpeq_epi8(_mm256_or_si256(c2, m2), v2);
+                _mm256_movemask_epi8(_mm256_and_si256(e1, e2)) as u32
+            }
         };
         self.find_vectors(hay, 32, test)
     }
 
+    /// The search, 16 candidate starts at a time.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support SSE2 (every x86_64 CPU does).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "sse2")]
     unsafe fn find_sse2(&self, hay: &[u8]) -> Option<usize> {
@@ -148,13 +162,17 @@ impl FoldFinder {
         let (f1, f2) = (self.needle[self.i1], self.needle[self.i2]);
         let (v1, m1, v2, m2) = (set(f1.value), set(f1.mask), set(f2.value), set(f2.mask));
         let test = |at: usize| {
-            // SAFETY: the caller keeps at + max(i1, i2) + 16 <= hay.len().
-            let p = hay.as_ptr().add(at);
-            let c1 = _mm_loadu_si128(p.add(self.i1) as *const __m128i);
-            let c2 = _mm_loadu_si128(p.add(self.i2) as *const __m128i);
-            let e1 = _mm_cmpeq_epi8(_mm_or_si128(c1, m1), v1);
-            let e2 = _mm_cmpeq_epi8(_mm_or_si128(c2, m2), v2);
-            _mm_movemask_epi8(_mm_and_si128(e1, e2)) as u32
+            // SAFETY: find_vectors keeps at + max(i1, i2) + 16 <= hay.len(),
+            // so both unaligned 16-byte loads read inside `hay`; SSE2 is
+            // part of x86_64.
+            unsafe {
+                let p = hay.as_ptr().add(at);
+                let c1 = _mm_loadu_si128(p.add(self.i1) as *const __m128i);
+                let c2 = _mm_loadu_si128(p.add(self.i2) as *const __m128i);
+                let e1 = _mm_cmpeq_epi8(_mm_or_si128(c1, m1), v1);
+                let e2 = _mm_cmpeq_epi8(_mm_or_si128(c2, m2), v2);
+                _mm_movemask_epi8(_mm_and_si128(e1, e2)) as u32
+            }
         };
         self.find_vectors(hay, 16, test)
     }

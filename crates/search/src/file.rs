@@ -10,7 +10,9 @@ use std::sync::OnceLock;
 
 use trawl_matcher::Matcher;
 
-use crate::{parallel, Part, SearchError, SearchSummary, Searcher, SearcherConfig, Sink};
+use crate::{
+    parallel, MmapChoice, Part, SearchError, SearchSummary, Searcher, SearcherConfig, Sink,
+};
 
 /// What the caller knows about a regular file before it is searched.
 #[derive(Clone, Copy, Debug)]
@@ -135,10 +137,10 @@ impl Searcher {
             return Ok(SearchOutcome::new(summary, SearchedAs::OnePass));
         }
         let read_config;
-        let config = if hints.mapping == MapParts::Allowed || !self.config.mmap {
+        let config = if hints.mapping == MapParts::Allowed || !self.config.mmap.is_enabled() {
             &self.config
         } else {
-            read_config = SearcherConfig { mmap: false, ..self.config.clone() };
+            read_config = SearcherConfig { mmap: MmapChoice::never(), ..self.config.clone() };
             &read_config
         };
         let summary = parallel::search_file(config, matcher, file, size, threads, sink)?;

@@ -79,9 +79,9 @@ pub struct SearcherConfig {
     /// [`PART_SIZE`]). Tests use tiny parts to put part edges everywhere.
     pub part_size: u64,
     /// Search a file split into parts from a memory mapping rather than
-    /// reading it (off with `--no-mmap`; safe when the file is truncated
-    /// meanwhile).
-    pub mmap: bool,
+    /// reading it (never by default and with `--no-mmap`; a file truncated
+    /// meanwhile cannot crash the search or change its output).
+    pub mmap: MmapChoice,
     /// Threads that may search one large file in parts (0: one per CPU;
     /// 1: never in parts).
     pub threads: usize,
@@ -1040,6 +1040,7 @@ mod mapped;
 mod parallel;
 pub use cancel::Cancel;
 pub use file::{FileHints, MapParts, SearchOutcome, SearchedAs, ShortRead};
+pub use mapped::MmapChoice;
 pub use parallel::{search_file as search_file_parallel, PARALLEL_MIN, PART_SIZE};
 
 #[cfg(test)]

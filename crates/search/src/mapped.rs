@@ -59,15 +59,57 @@ pub(crate) struct Mapping {
     slot: &'static Slot,
 }
 
-// The mapping is only read; the raw pointer is what keeps it from being
-// Send/Sync automatically.
+// SAFETY: the mapping is only read, from any thread; the raw pointer is
+// what keeps it from being Send automatically.
 unsafe impl Send for Mapping {}
+// SAFETY: as for Send: shared references only read the mapped bytes.
 unsafe impl Sync for Mapping {}
+
+/// Whether large files' parts may be searched from a memory mapping.
+///
+/// A mapping's bytes can change while they are searched (another process
+/// writes the file, or the `SIGBUS` handler maps zeros over a page of a file
+/// truncated meanwhile), which a `&[u8]` promises cannot happen: only a
+/// caller who accepts that may turn mapping on, through the unsafe
+/// [`MmapChoice::auto`]. trawl-search itself never lets such a change reach
+/// the output (a part searched after a fault is searched again from reads).
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
+pub struct MmapChoice(bool);
+
+impl MmapChoice {
+    /// Map the parts of large files when the system allows it.
+    ///
+    /// # Safety
+    ///
+    /// The caller accepts that the bytes of a mapped file may change while
+    /// they are searched (a concurrent writer, a truncation caught by the
+    /// `SIGBUS` handler): the search then sees some mix of old and new bytes
+    /// or zeros, as reads racing the same writer would, and must not rely on
+    /// the bytes staying put.
+    pub unsafe fn auto() -> MmapChoice {
+        MmapChoice(true)
+    }
+
+    /// Never map: read every part (`--no-mmap`; the default).
+    pub fn never() -> MmapChoice {
+        MmapChoice(false)
+    }
+
+    /// Whether mapping was asked for.
+    pub fn is_enabled(self) -> bool {
+        self.0
+    }
+}
 
 impl Mapping {
     /// Maps `len` bytes of `file`, or None when it cannot be done safely
     /// (no handler, no free slot, mmap refused: the caller reads instead).
-    pub(crate) fn new(file: &File, len: u64) -> Option<Mapping> {
+    /// The choice proves the caller accepted bytes that may change under it
+    /// (see [`MmapChoice::auto`]); None when it says never.
+    pub(crate) fn new(choice: MmapChoice, file: &File, len: u64) -> Option<Mapping> {
+        if !choice.is_enabled() {
+            return None;
+        }
         let len = usize::try_from(len).ok().filter(|&l| l > 0)?;
         if !install_handler() {
             return None;
@@ -131,9 +173,12 @@ impl Mapping {
 
 impl Drop for Mapping {
     fn drop(&mut self) {
+        // The handler forgets the range first: once unmapped, the addresses
+        // may be reused by another mapping, over which it must never map
+        // zeros.
+        self.slot.start.store(0, Ordering::Release);
         // SAFETY: the mapping is no longer borrowed (bytes_from borrows self).
         unsafe { libc::munmap(self.ptr, self.len) };
-        self.slot.start.store(0, Ordering::Release);
     }
 }
 

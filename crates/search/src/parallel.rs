@@ -70,7 +70,7 @@ pub fn search_file<M: Matcher, S: Sink>(
         first_nul: AtomicU64::new(u64::MAX),
         stop: AtomicBool::new(false),
         ahead: threads * AHEAD_PER_THREAD,
-        map: if config.mmap { Mapping::new(file, size) } else { None },
+        map: Mapping::new(config.mmap, file, size),
     };
     std::thread::scope(|s| {
         for _ in 1..threads.min(job.parts) {

@@ -3,6 +3,17 @@
 use super::*;
 use trawl_matcher::{AnyMatcher, MatcherBuilder};
 
+/// Mapping on or off.
+fn mmap_choice(on: bool) -> MmapChoice {
+    if on {
+        // SAFETY: these tests' files change only where a test truncates one
+        // on purpose, to check that the output stays right.
+        unsafe { MmapChoice::auto() }
+    } else {
+        MmapChoice::never()
+    }
+}
+
 /// Records what a search reports, in grep's text format.
 #[derive(Default)]
 struct Record(Vec<u8>);
@@ -148,7 +159,7 @@ fn configs() -> Vec<SearcherConfig> {
                     lines_unneeded: false,
                     read_size: 0,
                     part_size: 0,
-                    mmap: false,
+                    mmap: MmapChoice::never(),
                     threads: 1,
                     cancel: Cancel::default(),
                 });
@@ -388,7 +399,7 @@ mod properties {
         ) {
             let m = MatcherBuilder::new().build(&[pattern.as_bytes().to_vec()]).unwrap();
             let config = SearcherConfig { binary, line_numbers: numbers, read_size, ..config };
-            let c = SearcherConfig { part_size: read_size as u64 + extra, mmap, ..config.clone() };
+            let c = SearcherConfig { part_size: read_size as u64 + extra, mmap: mmap_choice(mmap), ..config.clone() };
             let (got, sum) = run_parallel(&m, &data, &c, threads, false);
             let got = String::from_utf8_lossy(&got).into_owned();
             let nul = memchr(0, &data).filter(|_| binary == BinaryMode::SkipFile);
@@ -452,7 +463,7 @@ mod properties {
             let config = SearcherConfig { binary, line_numbers: numbers, read_size, ..config };
             let c = SearcherConfig {
                 part_size: read_size as u64 + extra,
-                mmap,
+                mmap: mmap_choice(mmap),
                 threads,
                 ..config.clone()
             };
@@ -506,7 +517,7 @@ mod properties {
             let mut s = Searcher::new(config.clone());
             let mut want = Count(0, true);
             s.search_slice(&m, &data, &mut want).unwrap();
-            let c = SearcherConfig { part_size: read_size as u64 + extra, mmap, ..config };
+            let c = SearcherConfig { part_size: read_size as u64 + extra, mmap: mmap_choice(mmap), ..config };
             let (got, _) = run_parallel(&m, &data, &c, threads, true);
             prop_assert_eq!(String::from_utf8_lossy(&got), want.0.to_string());
         }
@@ -548,7 +559,8 @@ fn a_file_truncated_during_a_parallel_search_ends_the_search_cleanly() {
             data.extend_from_slice(format!("line {:>20}\n", data.len()).as_bytes());
         }
         std::io::Write::write_all(&mut f, &data).unwrap();
-        let c = SearcherConfig { part_size: 64 << 10, mmap, ..Default::default() };
+        let c =
+            SearcherConfig { part_size: 64 << 10, mmap: mmap_choice(mmap), ..Default::default() };
         let mut sink = Truncating(&f, 0, false);
         let size = data.len() as u64;
         let r = search_file_parallel(&c, &m, &f, size, threads, &mut sink);

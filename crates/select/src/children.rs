@@ -3,6 +3,8 @@
 //! A fixed table of atomics: a signal handler may read it and call kill(2),
 //! both async-signal-safe.
 
+use std::io;
+use std::process::{Child, ExitStatus};
 use std::sync::atomic::{AtomicI32, Ordering};
 
 const SLOTS: usize = 256;
@@ -17,8 +19,38 @@ pub(crate) fn register(pid: u32) {
         .find(|slot| slot.compare_exchange(0, pid, Ordering::AcqRel, Ordering::Relaxed).is_ok());
 }
 
+/// Waits for a registered child to end, forgets it, then reaps it. The
+/// pid leaves the table before it is reaped: once reaped, it may be reused
+/// by an unrelated process, which an interrupt must never reach.
+pub(crate) fn wait(child: &mut Child) -> io::Result<ExitStatus> {
+    loop {
+        // SAFETY: a zeroed siginfo_t is a valid out-parameter.
+        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+        // SAFETY: waitid on our own unreaped child; WNOWAIT leaves it
+        // unreaped (its pid stays ours).
+        let r = unsafe {
+            libc::waitid(
+                libc::P_PID,
+                child.id() as libc::id_t,
+                &mut info,
+                libc::WEXITED | libc::WNOWAIT,
+            )
+        };
+        if r == 0 {
+            break;
+        }
+        let e = io::Error::last_os_error();
+        if e.kind() != io::ErrorKind::Interrupted {
+            // Already reaped, or not ours: let Child::wait say so.
+            break;
+        }
+    }
+    unregister(child.id());
+    child.wait()
+}
+
 /// Forgets a child that was waited for.
-pub(crate) fn unregister(pid: u32) {
+fn unregister(pid: u32) {
     let pid = pid as i32;
     let _ = PIDS
         .iter()

@@ -517,8 +517,7 @@ impl<'a> Evaluator<'a> {
         match c.spawn() {
             Ok(mut child) => {
                 crate::children::register(child.id());
-                let status = child.wait();
-                crate::children::unregister(child.id());
+                let status = crate::children::wait(&mut child);
                 status.is_ok_and(|s| s.success())
             }
             Err(err) => {
@@ -566,8 +565,7 @@ impl<'a> Evaluator<'a> {
     }
 
     fn wait(&mut self, mut child: Child, name: &[u8]) {
-        let result = child.wait();
-        crate::children::unregister(child.id());
+        let result = crate::children::wait(&mut child);
         match result {
             Ok(s) if s.success() => {}
             Ok(_) => self.failed = true,
@@ -869,8 +867,7 @@ fn launch_shared(cmd: &FindCommand, i: usize, batch: Vec<Vec<u8>>, max: usize) -
                 }
             };
             if let Some(mut old) = oldest {
-                ok &= old.wait().is_ok_and(|s| s.success());
-                crate::children::unregister(old.id());
+                ok &= crate::children::wait(&mut old).is_ok_and(|s| s.success());
             }
         }
         Err(err) => {
@@ -900,8 +897,7 @@ pub fn finish_execs(cmd: &FindCommand) -> bool {
         let running =
             std::mem::take(&mut spec.shared.lock().unwrap_or_else(|p| p.into_inner()).running);
         for mut child in running {
-            ok &= child.wait().is_ok_and(|s| s.success());
-            crate::children::unregister(child.id());
+            ok &= crate::children::wait(&mut child).is_ok_and(|s| s.success());
         }
     }
     ok

@@ -8,7 +8,7 @@ use clap::ArgMatches;
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use trawl_matcher::{AnyMatcher, Engine, MatcherBuilder, Syntax};
 use trawl_printer::{Colors, OutputMode, PrinterConfig};
-use trawl_search::{BinaryMode, Cancel, SearcherConfig};
+use trawl_search::{BinaryMode, Cancel, MmapChoice, SearcherConfig};
 
 use crate::args::os_values;
 
@@ -213,7 +213,14 @@ impl Config {
             lines_unneeded: !lines_out,
             read_size: 0,
             part_size: 0,
-            mmap: !flag("no_mmap"),
+            mmap: if flag("no_mmap") {
+                MmapChoice::never()
+            } else {
+                // SAFETY: trawl accepts that a mapped file may change while
+                // it is searched (as it may between reads); trawl-search
+                // re-reads what a truncation turned to zeros.
+                unsafe { MmapChoice::auto() }
+            },
             threads: m.get_one::<usize>("threads").copied().unwrap_or(0),
             cancel,
             max_count: m.get_one::<u64>("max_count").copied(),
