@@ -5,7 +5,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use trawl_matcher::MatcherBuilder;
-use trawl_search::{BinaryMode, LineInfo, Searcher, SearcherConfig, Sink};
+use trawl_search::{BinaryMode, ContextKind, LineInfo, Searcher, SearcherConfig, Sink};
 
 #[derive(Default, PartialEq, Debug)]
 struct Log(Vec<(u8, u64, Vec<u8>)>);
@@ -15,7 +15,7 @@ impl Sink for Log {
         self.0.push((b':', info.offset, line.to_vec()));
         Ok(true)
     }
-    fn context(&mut self, line: &[u8], info: LineInfo, _: bool) -> std::io::Result<bool> {
+    fn context(&mut self, line: &[u8], info: LineInfo, _: ContextKind) -> std::io::Result<bool> {
         self.0.push((b'-', info.offset, line.to_vec()));
         Ok(true)
     }

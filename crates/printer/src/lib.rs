@@ -16,7 +16,7 @@ pub use crate::json::summary as json_summary;
 use std::io;
 
 use trawl_matcher::Matcher;
-use trawl_search::{LineInfo, SearchSummary, Sink};
+use trawl_search::{ContextKind, LineInfo, SearchSummary, Sink};
 
 pub use crate::color::Colors;
 
@@ -66,12 +66,22 @@ pub struct PrinterConfig {
     pub escape_names: bool,
 }
 
+/// Where a chunk of output sits in its file's output.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Chunk {
+    /// The file's first chunk: with context lines on, the writer puts `--`
+    /// before it if anything was written before (groups of different files
+    /// are separated).
+    FirstOfFile,
+    /// A later chunk of the same file, or output that belongs to no file
+    /// (the `--stats` totals, a color reset).
+    Continued,
+}
+
 /// Where printers send finished output: standard output, under a lock.
 pub trait Output: Sync {
-    /// Writes a chunk of one file's output (nothing for an empty chunk). `first` is set for the file's
-    /// first chunk; with context lines on, the writer puts `--` before it if
-    /// anything was written before (groups of different files are separated).
-    fn write(&self, bytes: &[u8], first: bool) -> io::Result<()>;
+    /// Writes a chunk of one file's output (nothing for an empty chunk).
+    fn write(&self, bytes: &[u8], chunk: Chunk) -> io::Result<()>;
 
     /// Keeps other threads from writing until [`Output::let_go`]: a file
     /// whose output is too large to hold is written in pieces that must
@@ -150,7 +160,7 @@ impl<'c> Printer<'c> {
         if self.out.is_empty() {
             return Ok(());
         }
-        let r = self.output.write(&self.out, true);
+        let r = self.output.write(&self.out, Chunk::FirstOfFile);
         self.out.clear();
         r
     }
@@ -239,11 +249,10 @@ impl<M: Matcher> FileSink<'_, '_, M> {
         // Output of earlier files first, as its own chunk (empty chunks are
         // not written).
         let (earlier, own) = self.p.out.split_at(self.start);
-        let r = self
-            .p
-            .output
-            .write(earlier, true)
-            .and_then(|_| self.p.output.write(own, !self.flushed));
+        let r = self.p.output.write(earlier, Chunk::FirstOfFile).and_then(|_| {
+            let chunk = if self.flushed { Chunk::Continued } else { Chunk::FirstOfFile };
+            self.p.output.write(own, chunk)
+        });
         self.flushed |= !own.is_empty();
         self.p.out.clear();
         self.start = 0;
@@ -438,7 +447,7 @@ impl<M: Matcher> Sink for FileSink<'_, '_, M> {
         }
     }
 
-    fn context(&mut self, line: &[u8], info: LineInfo, _after: bool) -> io::Result<bool> {
+    fn context(&mut self, line: &[u8], info: LineInfo, _kind: ContextKind) -> io::Result<bool> {
         match self.p.config.mode {
             OutputMode::Lines => {
                 self.write_line(line, info, false);

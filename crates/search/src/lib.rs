@@ -134,6 +134,15 @@ pub struct LineInfo {
     pub line_number: Option<u64>,
 }
 
+/// Which side of a selected line a context line is on.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum ContextKind {
+    /// Before it (`-B`).
+    Before,
+    /// After it (`-A`).
+    After,
+}
+
 /// Receives what a search finds. Every callback returns `Ok(false)` to stop
 /// searching the current file.
 pub trait Sink {
@@ -141,7 +150,7 @@ pub trait Sink {
     fn matched(&mut self, line: &[u8], info: LineInfo) -> io::Result<bool>;
 
     /// A context line (not selected) near a selected line.
-    fn context(&mut self, _line: &[u8], _info: LineInfo, _after: bool) -> io::Result<bool> {
+    fn context(&mut self, _line: &[u8], _info: LineInfo, _kind: ContextKind) -> io::Result<bool> {
         Ok(true)
     }
 
@@ -977,7 +986,7 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
             let next = self.next_line(at, ls);
             let info = self.info(at);
             self.printed_any = true;
-            if !self.sink.context(&self.buf[at..next], info, false)? {
+            if !self.sink.context(&self.buf[at..next], info, ContextKind::Before)? {
                 return Ok(false);
             }
             at = next;
@@ -992,7 +1001,7 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
             let at = self.printed_end;
             let next = self.next_line(at, limit);
             let info = self.info(at);
-            if !self.sink.context(&self.buf[at..next], info, true)? {
+            if !self.sink.context(&self.buf[at..next], info, ContextKind::After)? {
                 return Ok(false);
             }
             self.after_left -= 1;

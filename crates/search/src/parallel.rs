@@ -26,7 +26,8 @@ use trawl_matcher::Matcher;
 
 use crate::mapped::Mapping;
 use crate::{
-    BinaryMode, LineInfo, Part, SearchError, SearchSummary, Searcher, SearcherConfig, Sink,
+    BinaryMode, ContextKind, LineInfo, Part, SearchError, SearchSummary, Searcher, SearcherConfig,
+    Sink,
 };
 
 /// Bytes per part: large enough that the per-part cost (a thread handoff, a
@@ -117,7 +118,7 @@ struct Recorded {
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
 enum Kind {
     Matched,
-    Context { after: bool },
+    Context(ContextKind),
     Binary,
 }
 
@@ -374,9 +375,9 @@ impl Sink for Recorder {
         Ok(true)
     }
 
-    fn context(&mut self, line: &[u8], info: LineInfo, after: bool) -> io::Result<bool> {
+    fn context(&mut self, line: &[u8], info: LineInfo, kind: ContextKind) -> io::Result<bool> {
         if self.text {
-            self.push(Kind::Context { after }, line, info);
+            self.push(Kind::Context(kind), line, info);
         }
         Ok(true)
     }
@@ -523,7 +524,7 @@ impl<'c> Replay<'c> {
             }
             self.after_left -= 1;
             self.printed_end = Some(e.offset + text.len() as u64);
-            return sink.context(text, info, true);
+            return sink.context(text, info, ContextKind::After);
         }
         if e.kind == Kind::Binary {
             self.count_selected();
@@ -545,7 +546,7 @@ impl<'c> Replay<'c> {
                 }
                 sink.matched(text, info)
             }
-            Kind::Context { after } => sink.context(text, info, after),
+            Kind::Context(kind) => sink.context(text, info, kind),
             Kind::Binary => unreachable!("handled above"),
         }
     }

@@ -36,7 +36,7 @@ impl Sink for Record {
         self.line(b':', line, info);
         Ok(true)
     }
-    fn context(&mut self, line: &[u8], info: LineInfo, _after: bool) -> io::Result<bool> {
+    fn context(&mut self, line: &[u8], info: LineInfo, _kind: ContextKind) -> io::Result<bool> {
         self.line(b'-', line, info);
         Ok(true)
     }

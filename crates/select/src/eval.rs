@@ -231,7 +231,7 @@ impl<'a> Evaluator<'a> {
             Test::Regex(re) => re.is_match(e.path()),
             Test::Type(mask) => mask & type_bit(e.file_type()) != 0,
             Test::XType(mask) => mask & type_bit(self.other_side_type(e)) != 0,
-            Test::Size(cmp, n, unit) => self.stat(it).is_some_and(|st| {
+            Test::Size { cmp, n, unit } => self.stat(it).is_some_and(|st| {
                 let size = st.st_size.max(0) as u64;
                 cmp.holds(size.div_ceil(*unit) as i128, *n as i128)
             }),
@@ -243,10 +243,10 @@ impl<'a> Evaluator<'a> {
                 FileType::File => self.stat(it).is_some_and(|st| st.st_size == 0),
                 _ => false,
             },
-            Test::Newer(field, (rs, rn)) => {
+            Test::Newer { field, than: (rs, rn) } => {
                 self.stat(it).is_some_and(|st| time_of(&st, *field) > (*rs, *rn))
             }
-            Test::Age(field, cmp, n, unit) => self.stat(it).is_some_and(|st| {
+            Test::Age { field, cmp, n, unit } => self.stat(it).is_some_and(|st| {
                 // As GNU find: ages count from the start time;
                 // -mtime N is [N, N+1) days ago, -N less than N days and a
                 // second, +N more than N+1 days; -mmin N is [N-1, N) minutes
@@ -271,9 +271,9 @@ impl<'a> Evaluator<'a> {
                     }
                 }
             }),
-            Test::Perm(kind, m) => self.stat(it).is_some_and(|st| {
+            Test::Perm { how, mode: m } => self.stat(it).is_some_and(|st| {
                 let mode = st.st_mode & 0o7777;
-                match kind {
+                match how {
                     PermMatch::Exact => mode == *m,
                     PermMatch::All => mode & m == *m,
                     PermMatch::Any => *m == 0 || mode & m != 0,
@@ -293,7 +293,7 @@ impl<'a> Evaluator<'a> {
             Test::Inum(cmp, n) => {
                 self.stat(it).is_some_and(|st| cmp.holds(st.st_ino as i128, *n as i128))
             }
-            Test::SameFile(dev, ino) => {
+            Test::SameFile { dev, ino } => {
                 self.stat(it).is_some_and(|st| st.st_dev == *dev && st.st_ino == *ino)
             }
             Test::Access(mode) => e.access(*mode),

@@ -99,16 +99,42 @@ pub enum Test {
     /// `-xtype`: like `-type` on the other side of a symlink.
     XType(u16),
     /// `-size N[cwbkMG]`: size rounded up to units.
-    Size(Cmp, u64, u64),
+    Size {
+        /// `+N`, `-N` or `N`.
+        cmp: Cmp,
+        /// N, in units.
+        n: u64,
+        /// Bytes per unit.
+        unit: u64,
+    },
     /// `-empty`.
     Empty,
     /// `-newer`, `-anewer`, `-cnewer`: a timestamp later than the reference's
     /// modification time.
-    Newer(TimeField, (i64, i64)),
+    Newer {
+        /// The entry's timestamp compared.
+        field: TimeField,
+        /// The reference's modification time (seconds, nanoseconds).
+        than: (i64, i64),
+    },
     /// `-mtime`, `-mmin`...: whole units (days or minutes) ago.
-    Age(TimeField, Cmp, i64, i64),
+    Age {
+        /// The entry's timestamp.
+        field: TimeField,
+        /// `+N`, `-N` or `N`.
+        cmp: Cmp,
+        /// N, in units.
+        n: i64,
+        /// Seconds per unit (a day or a minute).
+        unit: i64,
+    },
     /// `-perm`.
-    Perm(PermMatch, u32),
+    Perm {
+        /// `-perm MODE`, `-perm -MODE` or `-perm /MODE`.
+        how: PermMatch,
+        /// The mode bits.
+        mode: u32,
+    },
     /// `-user`, `-uid`.
     Uid(Cmp, u64),
     /// `-group`, `-gid`.
@@ -122,7 +148,12 @@ pub enum Test {
     /// `-inum N`.
     Inum(Cmp, u64),
     /// `-samefile FILE`: the same device and inode.
-    SameFile(u64, u64),
+    SameFile {
+        /// The reference's device.
+        dev: u64,
+        /// The reference's inode.
+        ino: u64,
+    },
     /// `-readable`, `-writable`, `-executable`: access(2) with this mode.
     Access(i32),
     /// `-text`: a regular file whose first block has no NUL byte.

@@ -432,7 +432,7 @@ impl Parser<'_> {
                 };
                 let n = parse_u64(digits)
                     .ok_or_else(|| format!("invalid -size type `{}'", show(&a)))?;
-                test(Test::Size(cmp, n, unit))
+                test(Test::Size { cmp, n, unit })
             }
             b"-empty" => test(Test::Empty),
             b"-newer" | b"-anewer" | b"-cnewer" => {
@@ -443,7 +443,7 @@ impl Parser<'_> {
                     b"-cnewer" => TimeField::Change,
                     _ => TimeField::Modify,
                 };
-                test(Test::Newer(field, (st.st_mtime, st.st_mtime_nsec)))
+                test(Test::Newer { field, than: (st.st_mtime, st.st_mtime_nsec) })
             }
             b"-mtime" | b"-atime" | b"-ctime" | b"-mmin" | b"-amin" | b"-cmin" => {
                 let a = self.arg(t)?;
@@ -456,7 +456,7 @@ impl Parser<'_> {
                     _ => TimeField::Modify,
                 };
                 let unit = if t.ends_with(b"min") { 60 } else { 86400 };
-                test(Test::Age(field, cmp, n as i64, unit))
+                test(Test::Age { field, cmp, n: n as i64, unit })
             }
             b"-perm" => {
                 let a = self.arg(t)?;
@@ -471,7 +471,7 @@ impl Parser<'_> {
                     _ => (PermMatch::Exact, &a[..]),
                 };
                 let m = mode::parse(rest).ok_or_else(|| format!("invalid mode `{}'", show(&a)))?;
-                test(Test::Perm(kind, m))
+                test(Test::Perm { how: kind, mode: m })
             }
             b"-user" => {
                 let a = self.arg(t)?;
@@ -505,7 +505,7 @@ impl Parser<'_> {
             b"-samefile" => {
                 let a = self.arg(t)?;
                 let st = stat_path(&a, self.cmd.follow != Follow::Never)?;
-                test(Test::SameFile(st.st_dev, st.st_ino))
+                test(Test::SameFile { dev: st.st_dev, ino: st.st_ino })
             }
             b"-readable" => test(Test::Access(libc::R_OK)),
             b"-writable" => test(Test::Access(libc::W_OK)),

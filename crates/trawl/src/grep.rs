@@ -112,7 +112,7 @@ fn run_walk<V: Visitor>(
     make_visitor: impl Fn(usize) -> V + Sync,
 ) -> Vec<V> {
     if cfg.threads == 0 {
-        crate::cold::run(walk, make_visitor)
+        crate::thread_growth::run(walk, make_visitor)
     } else {
         walk.run(make_visitor)
     }

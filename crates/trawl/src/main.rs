@@ -20,18 +20,18 @@
 //! (0 with `-q` when a line was selected, errors or not).
 
 mod args;
-mod cold;
 mod config;
 mod find;
 mod grep;
 mod output;
+mod thread_growth;
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
-use trawl_printer::{OutputMode, Stats};
+use trawl_printer::{Chunk, OutputMode, Stats};
 use trawl_search::Cancel;
 
 fn main() -> ExitCode {
@@ -83,12 +83,12 @@ fn main() -> ExitCode {
                 .as_bytes(),
             );
         }
-        let _ = trawl_printer::Output::write(&out, &text, false);
+        let _ = trawl_printer::Output::write(&out, &text, Chunk::Continued);
     }
     if cancel.is_cancelled() {
         if cfg.printer.colors.is_some() {
             // A line cut short may have left a color on.
-            let _ = trawl_printer::Output::write(&out, b"\x1b[0m", false);
+            let _ = trawl_printer::Output::write(&out, b"\x1b[0m", Chunk::Continued);
         }
         die_of_interrupt();
     }

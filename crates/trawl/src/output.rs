@@ -15,6 +15,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::thread::ThreadId;
 
+use trawl_printer::Chunk;
+
 use crate::config::Config;
 
 /// Sorted output is written once this much is gathered (and a file's output
@@ -178,7 +180,7 @@ impl Stdout {
 }
 
 impl trawl_printer::Output for Stdout {
-    fn write(&self, bytes: &[u8], first: bool) -> io::Result<()> {
+    fn write(&self, bytes: &[u8], chunk: Chunk) -> io::Result<()> {
         if bytes.is_empty() {
             return Ok(());
         }
@@ -195,7 +197,7 @@ impl trawl_printer::Output for Stdout {
         let mut inner = self.lock();
         // Sorted output gathered so far comes first.
         let mut result = self.write_gathered(&mut inner);
-        if self.context && first {
+        if self.context && chunk == Chunk::FirstOfFile {
             if inner.group_written && result.is_ok() {
                 result = inner.file.write_all(&self.separator);
             }
@@ -249,15 +251,15 @@ mod tests {
         let out = &out;
         std::thread::scope(|s| {
             out.hold();
-            out.write(b"a1\n", true).unwrap();
+            out.write(b"a1\n", Chunk::FirstOfFile).unwrap();
             s.spawn(move || {
                 rx.recv().unwrap();
-                out.write(b"b\n", true).unwrap();
+                out.write(b"b\n", Chunk::FirstOfFile).unwrap();
             });
             tx.send(()).unwrap();
             // The other thread has time to try writing.
             std::thread::sleep(std::time::Duration::from_millis(100));
-            out.write(b"a2\n", false).unwrap();
+            out.write(b"a2\n", Chunk::Continued).unwrap();
             out.let_go();
         });
         let mut got = String::new();
