@@ -264,7 +264,10 @@ impl<M: Matcher> FileSink<'_, '_, M> {
     fn line_done(&mut self) -> io::Result<bool> {
         let before = self.p.out.len() - self.start;
         if self.p.config.line_buffered || before >= STREAM_AT {
-            if !self.p.config.line_buffered && !self.holding {
+            // Standard output stays this file's until it ends: its lines
+            // are not interleaved with another file's (grep reads one file
+            // after the other), even when each is written as it is found.
+            if !self.holding {
                 self.p.output.hold();
                 self.holding = true;
             }

@@ -2,13 +2,16 @@
 //! limit, and comparing their output.
 //!
 //! GNU grep 3.8 (`LC_ALL=C grep -P -r`) is the oracle. Its output and trawl's
-//! are compared after sorting (trawl searches files in parallel), except for
-//! runs over a single file, which are compared byte for byte.
+//! are compared file by file: each file's lines in exact order, only the
+//! order of the files free (trawl searches files in parallel); runs over a
+//! single file are compared byte for byte. Standard error is compared too.
 
+use std::collections::BTreeSet;
 use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::io::{Read, Write};
 use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -310,6 +313,42 @@ pub struct Tree {
     dir: tempfile::TempDir,
 }
 
+impl Tree {
+    /// Every path under the tree as grep may print it: relative, and with
+    /// `./` in front (links to directories followed, each directory once).
+    pub fn names(&self) -> BTreeSet<Vec<u8>> {
+        fn walk(
+            dir: &Path,
+            rel: &[u8],
+            out: &mut BTreeSet<Vec<u8>>,
+            seen: &mut BTreeSet<(u64, u64)>,
+        ) {
+            let Ok(meta) = fs::metadata(dir) else { return };
+            if !seen.insert((meta.dev(), meta.ino())) {
+                return;
+            }
+            let Ok(entries) = fs::read_dir(dir) else { return };
+            for e in entries.flatten() {
+                let name = e.file_name();
+                let sub = if rel.is_empty() {
+                    name.as_bytes().to_vec()
+                } else {
+                    [rel, b"/", name.as_bytes()].concat()
+                };
+                out.insert(sub.clone());
+                out.insert([b"./".as_slice(), &sub].concat());
+                if e.path().is_dir() {
+                    walk(&e.path(), &sub, out, seen);
+                }
+            }
+        }
+        let mut out = BTreeSet::new();
+        walk(self.path(), b"", &mut out, &mut BTreeSet::new());
+        out.insert(b"(standard input)".to_vec());
+        out
+    }
+}
+
 impl Default for Tree {
     fn default() -> Self {
         Tree::new()
@@ -395,6 +434,7 @@ impl Tree {
             sep: b'\n',
             timeout: TIMEOUT,
             errors_expected: false,
+            worded_differently: None,
         }
     }
 }
@@ -423,6 +463,8 @@ pub struct Parity<'t> {
     sep: u8,
     timeout: Duration,
     errors_expected: bool,
+    /// Why standard error is compared only for being empty or not.
+    worded_differently: Option<&'static str>,
 }
 
 /// What a differential run saw.
@@ -506,6 +548,14 @@ impl<'t> Parity<'t> {
         self
     }
 
+    /// Standard error is only checked for being empty in both or in
+    /// neither: trawl's messages for this case are worded otherwise than
+    /// grep's, for the reason given (each of them is checked by the test).
+    pub fn worded_differently(mut self, why: &'static str) -> Self {
+        self.worded_differently = Some(why);
+        self
+    }
+
     /// grep is expected to exit with 2 (without this, that is a harness bug:
     /// two tools failing alike would prove nothing).
     pub fn errors_expected(mut self) -> Self {
@@ -565,33 +615,161 @@ impl<'t> Parity<'t> {
         if self.exact {
             assert!(trawl.stdout == want_out, "stdout differs (byte for byte)\n{}", ctx());
         } else {
-            let (w, g) =
-                (sorted_records(&want_out, self.sep), sorted_records(&trawl.stdout, self.sep));
-            if w != g {
-                let missing: Vec<String> =
-                    w.iter().filter(|l| !g.contains(l)).take(8).map(|l| clip(l)).collect();
-                let extra: Vec<String> =
-                    g.iter().filter(|l| !w.contains(l)).take(8).map(|l| clip(l)).collect();
-                panic!(
-                    "sorted stdout differs ({} lines from grep, {} from trawl)\nmissing from trawl: {missing:#?}\nextra in trawl: {extra:#?}\n{}",
-                    w.len(),
-                    g.len(),
-                    ctx()
-                );
+            let names = self.tree.names();
+            let (w, g) = (
+                FileBlocks::of(&want_out, self.sep, &names),
+                FileBlocks::of(&trawl.stdout, self.sep, &names),
+            );
+            if let Some(why) = w.differs_from(&g) {
+                panic!("stdout differs, file by file: {why}\n{}", ctx());
             }
         }
         assert_eq!(trawl.code, grep.code, "exit codes differ (left trawl, right grep)\n{}", ctx());
-        assert_eq!(
-            trawl.stderr.is_empty(),
-            want_err.is_empty(),
-            "one tool wrote to stderr, the other did not\n{}",
-            ctx()
-        );
+        if self.worded_differently.is_some() {
+            assert_eq!(
+                trawl.stderr.is_empty(),
+                want_err.is_empty(),
+                "one tool wrote to stderr, the other did not\n{}",
+                ctx()
+            );
+        } else {
+            let (want_err, got_err) = (sorted_stderr(&want_err), sorted_stderr(&trawl.stderr));
+            assert!(want_err == got_err, "stderr differs (sorted; prefix aside)\n{}", ctx());
+        }
         if !trawl.stderr.is_empty() {
             assert!(trawl.stderr.starts_with(b"trawl: "), "stderr without `trawl: `\n{}", ctx());
         }
         Compared { trawl, grep }
     }
+}
+
+/// Standard error's lines, sorted, each without its `grep: `/`trawl: `
+/// prefix (files are searched in parallel: messages come in any order).
+fn sorted_stderr(err: &[u8]) -> Vec<Vec<u8>> {
+    let mut v: Vec<Vec<u8>> = sorted_records(err, b'\n')
+        .into_iter()
+        .map(|l| {
+            let body = l.strip_prefix(b"grep: ").or_else(|| l.strip_prefix(b"trawl: "));
+            body.map_or(l.clone(), <[u8]>::to_vec)
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// Output records grouped by the file they belong to: each file's records
+/// in their order, the files in any order (they are searched in parallel),
+/// and the `--` separators between groups counted.
+#[derive(Debug)]
+struct FileBlocks {
+    /// (file, its records in order); a file split in two blocks shows twice.
+    blocks: Vec<(Vec<u8>, Vec<Vec<u8>>)>,
+    /// Records that name no file (`-h`, `-c` of standard input): their
+    /// file is unknown, so only the set of them is compared (sorted).
+    unnamed: Vec<Vec<u8>>,
+    separators: usize,
+}
+
+impl FileBlocks {
+    fn of(out: &[u8], sep: u8, names: &BTreeSet<Vec<u8>>) -> FileBlocks {
+        let mut records: Vec<&[u8]> = out.split(|&c| c == sep).collect();
+        if records.last().is_some_and(|r| r.is_empty()) {
+            records.pop();
+        }
+        let mut fb = FileBlocks { blocks: Vec::new(), unnamed: Vec::new(), separators: 0 };
+        for r in records {
+            if r == b"--" {
+                fb.separators += 1;
+                continue;
+            }
+            let key = file_of(r, names);
+            if key.is_empty() {
+                fb.unnamed.push(r.to_vec());
+                continue;
+            }
+            match fb.blocks.last_mut() {
+                Some((k, rs)) if *k == key => rs.push(r.to_vec()),
+                _ => fb.blocks.push((key, vec![r.to_vec()])),
+            }
+        }
+        fb.unnamed.sort();
+        fb
+    }
+
+    /// Why `self` (grep's) and `other` (trawl's) differ, if they do.
+    fn differs_from(&self, other: &FileBlocks) -> Option<String> {
+        let show = |b: &FileBlocks| {
+            let mut v: Vec<(Vec<u8>, Vec<Vec<u8>>)> = b.blocks.clone();
+            v.sort();
+            v
+        };
+        let (w, g) = (show(self), show(other));
+        if w != g {
+            for (k, rs) in &g {
+                let n = g.iter().filter(|(k2, _)| k2 == k).count();
+                if n > 1 && w.iter().filter(|(k2, _)| k2 == k).count() < n {
+                    return Some(format!("trawl split {}'s output in {n} pieces", clip(k)));
+                }
+                match w.iter().find(|(k2, _)| k2 == k) {
+                    None => return Some(format!("trawl printed {} (grep did not)", clip(k))),
+                    Some((_, want)) if want != rs => {
+                        return Some(format!(
+                            "{}: grep printed\n{}\ntrawl printed\n{}",
+                            clip(k),
+                            clip(&want.join(&b'\n')),
+                            clip(&rs.join(&b'\n'))
+                        ))
+                    }
+                    _ => {}
+                }
+            }
+            let missing: Vec<String> =
+                w.iter().filter(|b| !g.contains(b)).take(8).map(|(k, _)| clip(k)).collect();
+            return Some(format!("files missing from trawl's output: {missing:?}"));
+        }
+        if self.unnamed != other.unnamed {
+            let missing: Vec<String> = self
+                .unnamed
+                .iter()
+                .filter(|l| !other.unnamed.contains(l))
+                .take(8)
+                .map(|l| clip(l))
+                .collect();
+            let extra: Vec<String> = other
+                .unnamed
+                .iter()
+                .filter(|l| !self.unnamed.contains(l))
+                .take(8)
+                .map(|l| clip(l))
+                .collect();
+            return Some(format!(
+                "lines naming no file differ (sorted): missing from trawl {missing:#?}, extra {extra:#?}"
+            ));
+        }
+        (self.separators != other.separators).then(|| {
+            format!("{} `--` lines from grep, {} from trawl", self.separators, other.separators)
+        })
+    }
+}
+
+/// The file a record of grep's output belongs to: the longest of `names`
+/// that the record starts with, followed by a separator (`:`, `-`, NUL) or
+/// nothing; a binary-file message's path; empty when none is named.
+fn file_of(record: &[u8], names: &BTreeSet<Vec<u8>>) -> Vec<u8> {
+    const BINARY: &[u8] = b": binary file matches";
+    if let Some(path) = record.strip_prefix(b"trawl: ").and_then(|r| r.strip_suffix(BINARY)) {
+        return path.to_vec();
+    }
+    let mut best: &[u8] = b"";
+    for (i, &c) in record.iter().enumerate() {
+        if matches!(c, b':' | b'-' | 0) && names.contains(&record[..i]) {
+            best = &record[..i];
+        }
+    }
+    if names.contains(record) {
+        best = record;
+    }
+    best.to_vec()
 }
 
 /// grep's standard output and error as trawl writes them: the binary-file
@@ -625,4 +803,19 @@ pub fn lines(b: &[u8]) -> Vec<&[u8]> {
 /// Runs `f` under both engines' trawl-side flags for trawl-only tests.
 pub fn engine_flags(engine: Engine) -> Vec<&'static str> {
     engine.perl_flags().to_vec()
+}
+
+/// The harness's own check: the file-by-file comparison sees what sorting
+/// hid (order within a file, a file's output split, a moved `--`) and
+/// accepts any order of whole files.
+#[test]
+fn file_blocks_compare_each_file_in_order() {
+    let names: BTreeSet<Vec<u8>> = [b"./a".to_vec(), b"./b".to_vec()].into();
+    let blocks = |s: &str| FileBlocks::of(s.as_bytes(), b'\n', &names);
+    let grep = blocks("./a:1:x\n./a-2-y\n--\n./b:1:z\n");
+    assert!(grep.differs_from(&blocks("./b:1:z\n--\n./a:1:x\n./a-2-y\n")).is_none());
+    assert!(grep.differs_from(&blocks("./a-2-y\n./a:1:x\n--\n./b:1:z\n")).is_some());
+    assert!(grep.differs_from(&blocks("./a:1:x\n--\n./b:1:z\n./a-2-y\n")).is_some());
+    assert!(grep.differs_from(&blocks("./a:1:x\n./a-2-y\n./b:1:z\n")).is_some());
+    assert!(grep.differs_from(&blocks("./a:1:x\n./a-2-y\n--\n./b:1:z\n./b:1:z\n")).is_some());
 }
