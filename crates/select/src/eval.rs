@@ -1,20 +1,20 @@
-//! Evaluating a find expression on walk entries, one evaluator per thread.
+//! Evaluating a find expression on walk entries, one evaluator per thread:
+//! the operators, the tests, and the dispatch of actions (running commands
+//! is in `exec`, `-printf` in `printf`, `-ls` in `ls`, path pieces in
+//! `paths`).
 
-use std::ffi::OsStr;
 use std::io::{self, Read, Write};
-use std::os::unix::ffi::OsStrExt;
-use std::process::{Child, Command};
 
 use trawl_matcher::AnyMatcher;
 use trawl_search::{LineInfo, Searcher, SearcherConfig, Sink};
 use trawl_walk::{Entry, FileType};
 
+use crate::exec::{arg_budget, ExecState};
 use crate::expr::{Action, Cmp, Expr, FileFormat, PermMatch, Test, TimeField};
 use crate::parse::{type_bit, FindCommand, Follow};
-use crate::printf::{pad, Directive, Format, Piece};
+use crate::paths::base_name;
 use crate::turns::TurnWait;
 use crate::users::Names;
-use crate::{mode, timefmt};
 
 /// Where evaluators send their output (standard output, under a lock).
 pub trait Output: Sync {
@@ -41,43 +41,33 @@ const SNIFF: usize = 8192;
 
 /// One thread's evaluator.
 pub struct Evaluator<'a> {
-    cmd: &'a FindCommand,
-    output: &'a dyn Output,
-    buf: Vec<u8>,
-    names: Names,
-    searcher: Option<Searcher>,
-    execs: Vec<ExecState>,
-    arg_budget: usize,
+    pub(crate) cmd: &'a FindCommand,
+    pub(crate) output: &'a dyn Output,
+    pub(crate) buf: Vec<u8>,
+    pub(crate) names: Names,
+    pub(crate) searcher: Option<Searcher>,
+    pub(crate) execs: Vec<ExecState>,
+    pub(crate) arg_budget: usize,
     /// Something failed: find exits 1.
     pub failed: bool,
     /// Writing to standard output failed (a closed pipe): stop quietly.
     pub output_closed: bool,
-    outcome: Outcome,
+    pub(crate) outcome: Outcome,
     /// The entry's metadata could not be read: drop it (GNU find).
-    abort: bool,
+    pub(crate) abort: bool,
     /// The expression holds `-quit`: entries are evaluated one at a time.
-    quits: bool,
-}
-
-#[derive(Default)]
-struct ExecState {
-    /// Paths collected for the next `-exec ... {} +` run, with their directory
-    /// for `-execdir`.
-    batch: Vec<Vec<u8>>,
-    batch_dir: Option<Vec<u8>>,
-    batch_bytes: usize,
-    running: Option<(Child, Vec<u8>)>,
+    pub(crate) quits: bool,
 }
 
 /// The entry under evaluation, with lazily read metadata.
-struct Item<'e, 'a> {
-    e: &'e Entry<'a>,
-    stat: Option<Result<libc::stat, i32>>,
+pub(crate) struct LazyEntry<'e, 'a> {
+    pub(crate) e: &'e Entry<'a>,
+    pub(crate) stat: Option<Result<libc::stat, i32>>,
 }
 
-impl<'e, 'a> Item<'e, 'a> {
+impl<'e, 'a> LazyEntry<'e, 'a> {
     fn new(e: &'e Entry<'a>) -> Self {
-        Item { e, stat: None }
+        LazyEntry { e, stat: None }
     }
 }
 
@@ -101,7 +91,7 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    fn report(&mut self, msg: String) {
+    pub(crate) fn report(&mut self, msg: String) {
         self.failed = true;
         let _ = io::stderr().lock().write_all(format!("trawl: {msg}\n").as_bytes());
     }
@@ -130,7 +120,7 @@ impl<'a> Evaluator<'a> {
         self.outcome = Outcome::default();
         self.abort = false;
         let start = self.buf.len();
-        let mut item = Item::new(e);
+        let mut item = LazyEntry::new(e);
         let cmd = self.cmd;
         self.expr(&cmd.expr, &mut item);
         if self.abort {
@@ -183,7 +173,7 @@ impl<'a> Evaluator<'a> {
         self.buf.clear();
     }
 
-    fn expr(&mut self, x: &Expr, it: &mut Item<'_, '_>) -> bool {
+    fn expr(&mut self, x: &Expr, it: &mut LazyEntry<'_, '_>) -> bool {
         if self.outcome.quit || self.abort {
             return false;
         }
@@ -201,7 +191,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// The entry's metadata as the follow mode sees it.
-    fn stat(&mut self, it: &mut Item<'_, '_>) -> Option<libc::stat> {
+    pub(crate) fn stat(&mut self, it: &mut LazyEntry<'_, '_>) -> Option<libc::stat> {
         if it.stat.is_none() {
             let follow = match self.cmd.follow {
                 Follow::Always => true,
@@ -222,7 +212,7 @@ impl<'a> Evaluator<'a> {
         it.stat.as_ref().and_then(|r| r.as_ref().ok()).copied()
     }
 
-    fn test(&mut self, t: &Test, it: &mut Item<'_, '_>) -> bool {
+    fn test(&mut self, t: &Test, it: &mut LazyEntry<'_, '_>) -> bool {
         let e = it.e;
         match t {
             Test::Const(b) => *b,
@@ -383,7 +373,7 @@ impl<'a> Evaluator<'a> {
         sink.0
     }
 
-    fn action(&mut self, a: &Action, it: &mut Item<'_, '_>) -> bool {
+    fn action(&mut self, a: &Action, it: &mut LazyEntry<'_, '_>) -> bool {
         let e = it.e;
         match a {
             Action::Print(end) => {
@@ -455,287 +445,13 @@ impl<'a> Evaluator<'a> {
             Action::Exec(i) => self.exec(*i, e),
         }
     }
-
-    fn exec(&mut self, i: usize, e: &Entry<'_>) -> bool {
-        let spec = &self.cmd.execs[i];
-        let (dir, arg) = if spec.in_dir { split_for_execdir(e) } else { (None, e.path().to_vec()) };
-        let cost = arg.len() + 1 + std::mem::size_of::<usize>();
-        if spec.batch && !spec.in_dir {
-            // One batch for all threads: as few, as large commands as ARG_MAX allows.
-            let full = {
-                let mut sh = spec.shared.lock().unwrap_or_else(|p| p.into_inner());
-                let full = if !sh.paths.is_empty() && sh.bytes + cost > self.arg_budget {
-                    sh.bytes = 0;
-                    Some(std::mem::take(&mut sh.paths))
-                } else {
-                    None
-                };
-                sh.bytes += cost;
-                sh.paths.push(arg);
-                full
-            };
-            if let Some(batch) = full {
-                self.flush();
-                self.failed |= !launch_shared(self.cmd, i, batch, self.max_children());
-            }
-            return true;
-        }
-        if spec.batch {
-            // -execdir ... +: one batch per directory, per thread.
-            let st = &self.execs[i];
-            let dir_changed = st.batch_dir != dir && !st.batch.is_empty();
-            if dir_changed || (!st.batch.is_empty() && st.batch_bytes + cost > self.arg_budget) {
-                self.launch(i);
-            }
-            // A directory reached through a descriptor cannot wait: the
-            // descriptor may be closed, or reused, by the time the batch runs.
-            let through_fd = dir.as_ref().is_some_and(|d| d.starts_with(b"/proc/"));
-            let st = &mut self.execs[i];
-            st.batch_dir = dir;
-            st.batch_bytes += cost;
-            st.batch.push(arg);
-            if through_fd {
-                self.launch(i);
-                if let Some((child, name)) = self.execs[i].running.take() {
-                    self.wait(child, &name);
-                }
-            }
-            return true;
-        }
-        let argv: Vec<Vec<u8>> = spec.argv.iter().map(|a| replace_braces(a, &arg)).collect();
-        if !self.buf.is_empty() {
-            // This entry's output so far goes before the command's, and its
-            // rest after: no other thread writes until the entry is done.
-            drop(self.cmd.turns.wait(TurnWait::AndTake));
-        }
-        self.flush();
-        let mut c = Command::new(OsStr::from_bytes(&argv[0]));
-        c.args(argv[1..].iter().map(|a| OsStr::from_bytes(a)));
-        if let Some(d) = &dir {
-            c.current_dir(OsStr::from_bytes(d));
-        }
-        match c.spawn() {
-            Ok(mut child) => {
-                crate::children::register(child.id());
-                let status = crate::children::wait(&mut child);
-                status.is_ok_and(|s| s.success())
-            }
-            Err(err) => {
-                self.report(format!("'{}': {}", show(&argv[0]), trawl_walk::io_message(&err)));
-                false
-            }
-        }
-    }
-
-    /// Children of one `-exec ... +` that may run at once.
-    fn max_children(&self) -> usize {
-        self.cmd.threads.max(std::thread::available_parallelism().map_or(1, |n| n.get()))
-    }
-
-    /// Starts the command of `-execdir` number `i` on this thread's batch,
-    /// after the previous run of it on this thread ends.
-    fn launch(&mut self, i: usize) {
-        if self.execs[i].batch.is_empty() {
-            return;
-        }
-        if let Some((child, name)) = self.execs[i].running.take() {
-            self.wait(child, &name);
-        }
-        self.flush();
-        let spec = &self.cmd.execs[i];
-        let st = &mut self.execs[i];
-        let batch = std::mem::take(&mut st.batch);
-        st.batch_bytes = 0;
-        let mut c = Command::new(OsStr::from_bytes(&spec.argv[0]));
-        c.args(spec.argv[1..].iter().map(|a| OsStr::from_bytes(a)));
-        c.args(batch.iter().map(|a| OsStr::from_bytes(a)));
-        if let Some(d) = &st.batch_dir {
-            c.current_dir(OsStr::from_bytes(d));
-        }
-        match c.spawn() {
-            Ok(child) => {
-                crate::children::register(child.id());
-                st.running = Some((child, spec.argv[0].clone()))
-            }
-            Err(err) => {
-                let name = show(&spec.argv[0]);
-                self.report(format!("'{name}': {}", trawl_walk::io_message(&err)));
-            }
-        }
-    }
-
-    fn wait(&mut self, mut child: Child, name: &[u8]) {
-        let result = crate::children::wait(&mut child);
-        match result {
-            Ok(s) if s.success() => {}
-            Ok(_) => self.failed = true,
-            Err(err) => self.report(format!("'{}': {}", show(name), trawl_walk::io_message(&err))),
-        }
-    }
-
-    fn render(&mut self, f: &Format, it: &mut Item<'_, '_>, out: &mut Vec<u8>) {
-        for p in &f.pieces {
-            match p {
-                Piece::Lit(b) => out.extend_from_slice(b),
-                Piece::Stop => return,
-                Piece::Directive(d) => self.directive(d, it, out),
-            }
-        }
-    }
-
-    fn directive(&mut self, d: &Directive, it: &mut Item<'_, '_>, out: &mut Vec<u8>) {
-        let e = it.e;
-        let num = |out: &mut Vec<u8>, n: i128| pad(out, d, n.to_string().as_bytes(), true);
-        let text = |out: &mut Vec<u8>, s: &[u8]| pad(out, d, s, false);
-        match d.conv {
-            b'p' => text(out, e.path()),
-            b'f' => text(out, last_component(e)),
-            b'h' => text(out, dir_name(e.path())),
-            b'P' => text(out, relative_to_root(e)),
-            b'H' => text(out, root_of(e)),
-            b'd' => num(out, e.depth() as i128),
-            b'y' => text(out, &[type_letter(e.file_type())]),
-            b'Y' => {
-                let t = if e.file_type().is_symlink() {
-                    match e.fetch_stat(true) {
-                        Ok(st) => type_letter(FileType::from_mode(st.st_mode)),
-                        Err(err) if err.raw_os_error() == Some(libc::ELOOP) => b'L',
-                        Err(_) => b'N',
-                    }
-                } else {
-                    type_letter(e.file_type())
-                };
-                text(out, &[t]);
-            }
-            b'l' => {
-                // Links that were followed print nothing, as in GNU find.
-                let target = if e.file_type().is_symlink() {
-                    e.read_link().unwrap_or_default()
-                } else {
-                    Vec::new()
-                };
-                text(out, &target);
-            }
-            _ => {
-                let Some(st) = self.stat(it) else { return };
-                match d.conv {
-                    b's' => num(out, st.st_size as i128),
-                    b'm' => pad(out, d, format!("{:o}", st.st_mode & 0o7777).as_bytes(), true),
-                    b'M' => text(out, &mode::symbolic(st.st_mode)),
-                    b'i' => num(out, st.st_ino as i128),
-                    b'n' => num(out, st.st_nlink as i128),
-                    b'k' => num(out, (st.st_blocks as i128 + 1) / 2),
-                    b'b' => num(out, st.st_blocks as i128),
-                    b'D' => num(out, st.st_dev as i128),
-                    b'U' => num(out, st.st_uid as i128),
-                    b'G' => num(out, st.st_gid as i128),
-                    b'u' => {
-                        let name = self.names.user(st.st_uid).map(<[u8]>::to_vec);
-                        text(out, &name.unwrap_or_else(|| st.st_uid.to_string().into_bytes()));
-                    }
-                    b'g' => {
-                        let name = self.names.group(st.st_gid).map(<[u8]>::to_vec);
-                        text(out, &name.unwrap_or_else(|| st.st_gid.to_string().into_bytes()));
-                    }
-                    b'S' => {
-                        let sparse = if st.st_size > 0 {
-                            (st.st_blocks as f64 * 512.0) / st.st_size as f64
-                        } else {
-                            1.0
-                        };
-                        text(out, format!("{sparse}").as_bytes());
-                    }
-                    b'F' => text(out, b"unknown"),
-                    b'a' | b'c' | b't' => {
-                        let field = match d.conv {
-                            b'a' => TimeField::Access,
-                            b'c' => TimeField::Change,
-                            _ => TimeField::Modify,
-                        };
-                        let (s, ns) = time_of(&st, field);
-                        text(out, &timefmt::ctime(s, ns));
-                    }
-                    b'A' | b'C' | b'T' | b'B' => {
-                        let field = match d.conv {
-                            b'A' => TimeField::Access,
-                            b'C' => TimeField::Change,
-                            _ => TimeField::Modify,
-                        };
-                        let (s, ns) = time_of(&st, field);
-                        text(out, &timefmt::field(s, ns, d.time));
-                    }
-                    _ => {}
-                }
-            }
-        }
-    }
-
-    fn ls(&mut self, it: &mut Item<'_, '_>, out: &mut Vec<u8>) {
-        let Some(st) = self.stat(it) else { return };
-        let e = it.e;
-        let user = self
-            .names
-            .user(st.st_uid)
-            .map(<[u8]>::to_vec)
-            .unwrap_or_else(|| st.st_uid.to_string().into_bytes());
-        let group = self
-            .names
-            .group(st.st_gid)
-            .map(<[u8]>::to_vec)
-            .unwrap_or_else(|| st.st_gid.to_string().into_bytes());
-        let blocks = (st.st_blocks as u64 * 512).div_ceil(1024);
-        out.extend_from_slice(format!("{:>9} {:>6} ", st.st_ino, blocks).as_bytes());
-        out.extend_from_slice(&mode::symbolic(st.st_mode));
-        out.extend_from_slice(format!(" {:>3} ", st.st_nlink).as_bytes());
-        out.extend_from_slice(&user);
-        out.extend(std::iter::repeat_n(b' ', 9usize.saturating_sub(user.len()).max(1)));
-        out.extend_from_slice(&group);
-        out.extend(std::iter::repeat_n(b' ', 9usize.saturating_sub(group.len()).max(1)));
-        let kind = st.st_mode & libc::S_IFMT;
-        if kind == libc::S_IFBLK || kind == libc::S_IFCHR {
-            let (ma, mi) = (libc::major(st.st_rdev), libc::minor(st.st_rdev));
-            out.extend_from_slice(format!("{ma:>3}, {mi:>3} ").as_bytes());
-        } else {
-            out.extend_from_slice(format!("{:>8} ", st.st_size).as_bytes());
-        }
-        out.extend_from_slice(&timefmt::ls_date(st.st_mtime, self.cmd.now.0));
-        out.push(b' ');
-        ls_quote(out, e.path());
-        if kind == libc::S_IFLNK {
-            if let Ok(t) = e.read_link() {
-                out.extend_from_slice(b" -> ");
-                ls_quote(out, &t);
-            }
-        }
-        out.push(b'\n');
-    }
 }
 
-/// Names in `-ls` output are escaped as GNU find does: C escapes for
-/// whitespace and controls, a backslash before space, `"` and `\`, octal for
-/// bytes that are not printable ASCII.
-fn ls_quote(out: &mut Vec<u8>, name: &[u8]) {
-    for &b in name {
-        match b {
-            b' ' | b'"' | b'\\' => out.extend_from_slice(&[b'\\', b]),
-            b'\n' => out.extend_from_slice(b"\\n"),
-            b'\t' => out.extend_from_slice(b"\\t"),
-            b'\r' => out.extend_from_slice(b"\\r"),
-            7 => out.extend_from_slice(b"\\a"),
-            8 => out.extend_from_slice(b"\\b"),
-            11 => out.extend_from_slice(b"\\v"),
-            12 => out.extend_from_slice(b"\\f"),
-            0x21..=0x7e => out.push(b),
-            _ => out.extend_from_slice(format!("\\{b:03o}").as_bytes()),
-        }
-    }
-}
-
-fn show(b: &[u8]) -> String {
+pub(crate) fn show(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-fn time_of(st: &libc::stat, f: TimeField) -> (i64, i64) {
+pub(crate) fn time_of(st: &libc::stat, f: TimeField) -> (i64, i64) {
     match f {
         TimeField::Access => (st.st_atime, st.st_atime_nsec),
         TimeField::Change => (st.st_ctime, st.st_ctime_nsec),
@@ -743,7 +459,7 @@ fn time_of(st: &libc::stat, f: TimeField) -> (i64, i64) {
     }
 }
 
-fn type_letter(t: FileType) -> u8 {
+pub(crate) fn type_letter(t: FileType) -> u8 {
     match t {
         FileType::File => b'f',
         FileType::Dir => b'd',
@@ -754,163 +470,4 @@ fn type_letter(t: FileType) -> u8 {
         FileType::CharDevice => b'c',
         FileType::Unknown => b'U',
     }
-}
-
-/// The last component of a path, trailing slashes ignored ("/" stays "/").
-fn base_name<'e>(e: &'e Entry<'_>) -> &'e [u8] {
-    if !e.is_root() {
-        return e.file_name();
-    }
-    let p = e.path();
-    let end = match p.iter().rposition(|&b| b != b'/') {
-        Some(i) => i + 1,
-        None => return if p.is_empty() { p } else { &p[..1] },
-    };
-    let start = memchr::memrchr(b'/', &p[..end]).map_or(0, |i| i + 1);
-    &p[start..end]
-}
-
-/// `%h`: the leading directories, or "." when there are none.
-fn dir_name(p: &[u8]) -> &[u8] {
-    let end = match p.iter().rposition(|&b| b != b'/') {
-        Some(i) => i + 1,
-        None => return if p.is_empty() { b"." } else { &p[..1] },
-    };
-    match memchr::memrchr(b'/', &p[..end]) {
-        Some(0) => b"/",
-        Some(i) => &p[..i],
-        None => b".",
-    }
-}
-
-/// The starting point an entry was found under (`%H`).
-fn root_of<'e>(e: &'e Entry<'_>) -> &'e [u8] {
-    let p = e.path();
-    let mut cut = p.len();
-    for _ in 0..e.depth() {
-        cut = memchr::memrchr(b'/', &p[..cut]).unwrap_or(0);
-    }
-    &p[..cut]
-}
-
-/// `%P`: the path below its starting point.
-fn relative_to_root<'e>(e: &'e Entry<'_>) -> &'e [u8] {
-    if e.depth() == 0 {
-        return b"";
-    }
-    let root = root_of(e);
-    let rest = &e.path()[root.len()..];
-    rest.strip_prefix(b"/").unwrap_or(rest)
-}
-
-/// `%f` and `-execdir`: a root's last component keeps its trailing slashes.
-fn last_component<'e>(e: &'e Entry<'_>) -> &'e [u8] {
-    if !e.is_root() {
-        return e.file_name();
-    }
-    let p = e.path();
-    let end = match p.iter().rposition(|&b| b != b'/') {
-        Some(i) => i + 1,
-        None => return p,
-    };
-    let start = memchr::memrchr(b'/', &p[..end]).map_or(0, |i| i + 1);
-    &p[start..]
-}
-
-/// `-execdir`: the directory to run in and the `./NAME` argument. A
-/// directory path too long for chdir(2) is reached through the open
-/// directory's descriptor instead.
-fn split_for_execdir(e: &Entry<'_>) -> (Option<Vec<u8>>, Vec<u8>) {
-    let mut dir = dir_name(e.path()).to_vec();
-    if dir.len() >= libc::PATH_MAX as usize {
-        if let Some(fd) = e.parent_fd() {
-            use std::os::fd::AsRawFd;
-            dir = format!("/proc/{}/fd/{}", std::process::id(), fd.as_raw_fd()).into_bytes();
-        }
-    }
-    let mut arg = b"./".to_vec();
-    arg.extend_from_slice(last_component(e));
-    (Some(dir), arg)
-}
-
-/// Replaces every `{}` in an argument by `path` (`-exec ... ;`).
-fn replace_braces(arg: &[u8], path: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(arg.len() + path.len());
-    let mut rest = arg;
-    while let Some(i) = memchr::memmem::find(rest, b"{}") {
-        out.extend_from_slice(&rest[..i]);
-        out.extend_from_slice(path);
-        rest = &rest[i + 2..];
-    }
-    out.extend_from_slice(rest);
-    out
-}
-
-/// Spawns `-exec` number `i` on `batch` without waiting, keeping at most
-/// `max` children of it running; returns false if a command failed.
-fn launch_shared(cmd: &FindCommand, i: usize, batch: Vec<Vec<u8>>, max: usize) -> bool {
-    let spec = &cmd.execs[i];
-    let mut ok = true;
-    let mut c = Command::new(OsStr::from_bytes(&spec.argv[0]));
-    c.args(spec.argv[1..].iter().map(|a| OsStr::from_bytes(a)));
-    c.args(batch.iter().map(|a| OsStr::from_bytes(a)));
-    match c.spawn() {
-        Ok(child) => {
-            crate::children::register(child.id());
-            let oldest = {
-                let mut sh = spec.shared.lock().unwrap_or_else(|p| p.into_inner());
-                sh.running.push_back(child);
-                if sh.running.len() > max {
-                    sh.running.pop_front()
-                } else {
-                    None
-                }
-            };
-            if let Some(mut old) = oldest {
-                ok &= crate::children::wait(&mut old).is_ok_and(|s| s.success());
-            }
-        }
-        Err(err) => {
-            let _ = io::stderr().lock().write_all(
-                format!("trawl: '{}': {}\n", show(&spec.argv[0]), trawl_walk::io_message(&err))
-                    .as_bytes(),
-            );
-            ok = false;
-        }
-    }
-    ok
-}
-
-/// After the walk: runs what every `-exec ... +` still holds and waits for
-/// all their children; returns false if a command failed.
-pub fn finish_execs(cmd: &FindCommand) -> bool {
-    let mut ok = true;
-    for (i, spec) in cmd.execs.iter().enumerate() {
-        if !spec.batch || spec.in_dir {
-            continue;
-        }
-        let interrupted = cmd.cancel.is_cancelled();
-        let rest = std::mem::take(&mut spec.shared.lock().unwrap_or_else(|p| p.into_inner()).paths);
-        if !rest.is_empty() && !interrupted {
-            ok &= launch_shared(cmd, i, rest, usize::MAX);
-        }
-        let running =
-            std::mem::take(&mut spec.shared.lock().unwrap_or_else(|p| p.into_inner()).running);
-        for mut child in running {
-            ok &= crate::children::wait(&mut child).is_ok_and(|s| s.success());
-        }
-    }
-    ok
-}
-
-/// Bytes of arguments one `-exec ... +` command may take: the system's limit
-/// less the environment and some headroom.
-fn arg_budget() -> usize {
-    // SAFETY: sysconf has no preconditions.
-    let max = unsafe { libc::sysconf(libc::_SC_ARG_MAX) };
-    let max = if max <= 0 { 128 * 1024 } else { max as usize };
-    let env: usize = std::env::vars_os()
-        .map(|(k, v)| k.len() + v.len() + 2 + std::mem::size_of::<usize>())
-        .sum();
-    max.saturating_sub(env).saturating_sub(4096).max(4096)
 }

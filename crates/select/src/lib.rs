@@ -12,10 +12,13 @@
 
 mod children;
 mod eval;
+mod exec;
 pub mod expr;
 pub mod glob;
+mod ls;
 mod mode;
 mod parse;
+mod paths;
 pub mod printf;
 mod regex_type;
 mod timefmt;
@@ -23,5 +26,6 @@ mod turns;
 mod users;
 
 pub use crate::children::interrupt_children;
-pub use crate::eval::{finish_execs, Evaluator, Outcome, Output};
+pub use crate::eval::{Evaluator, Outcome, Output};
+pub use crate::exec::finish_execs;
 pub use crate::parse::{parse, FindCommand, Follow, RegexType};

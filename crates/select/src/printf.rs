@@ -174,3 +174,116 @@ pub fn pad(out: &mut Vec<u8>, d: &Directive, value: &[u8], numeric: bool) {
         out.extend_from_slice(value);
     }
 }
+
+// ---------------------------------------------------------------------
+// Rendering, per entry.
+
+use crate::eval::{time_of, type_letter, Evaluator, LazyEntry};
+use crate::expr::TimeField;
+use crate::paths::{dir_name, last_component, relative_to_root, root_of};
+use crate::{mode, timefmt};
+use trawl_walk::FileType;
+
+impl Evaluator<'_> {
+    pub(crate) fn render(&mut self, f: &Format, it: &mut LazyEntry<'_, '_>, out: &mut Vec<u8>) {
+        for p in &f.pieces {
+            match p {
+                Piece::Lit(b) => out.extend_from_slice(b),
+                Piece::Stop => return,
+                Piece::Directive(d) => self.directive(d, it, out),
+            }
+        }
+    }
+
+    pub(crate) fn directive(
+        &mut self,
+        d: &Directive,
+        it: &mut LazyEntry<'_, '_>,
+        out: &mut Vec<u8>,
+    ) {
+        let e = it.e;
+        let num = |out: &mut Vec<u8>, n: i128| pad(out, d, n.to_string().as_bytes(), true);
+        let text = |out: &mut Vec<u8>, s: &[u8]| pad(out, d, s, false);
+        match d.conv {
+            b'p' => text(out, e.path()),
+            b'f' => text(out, last_component(e)),
+            b'h' => text(out, dir_name(e.path())),
+            b'P' => text(out, relative_to_root(e)),
+            b'H' => text(out, root_of(e)),
+            b'd' => num(out, e.depth() as i128),
+            b'y' => text(out, &[type_letter(e.file_type())]),
+            b'Y' => {
+                let t = if e.file_type().is_symlink() {
+                    match e.fetch_stat(true) {
+                        Ok(st) => type_letter(FileType::from_mode(st.st_mode)),
+                        Err(err) if err.raw_os_error() == Some(libc::ELOOP) => b'L',
+                        Err(_) => b'N',
+                    }
+                } else {
+                    type_letter(e.file_type())
+                };
+                text(out, &[t]);
+            }
+            b'l' => {
+                // Links that were followed print nothing, as in GNU find.
+                let target = if e.file_type().is_symlink() {
+                    e.read_link().unwrap_or_default()
+                } else {
+                    Vec::new()
+                };
+                text(out, &target);
+            }
+            _ => {
+                let Some(st) = self.stat(it) else { return };
+                match d.conv {
+                    b's' => num(out, st.st_size as i128),
+                    b'm' => pad(out, d, format!("{:o}", st.st_mode & 0o7777).as_bytes(), true),
+                    b'M' => text(out, &mode::symbolic(st.st_mode)),
+                    b'i' => num(out, st.st_ino as i128),
+                    b'n' => num(out, st.st_nlink as i128),
+                    b'k' => num(out, (st.st_blocks as i128 + 1) / 2),
+                    b'b' => num(out, st.st_blocks as i128),
+                    b'D' => num(out, st.st_dev as i128),
+                    b'U' => num(out, st.st_uid as i128),
+                    b'G' => num(out, st.st_gid as i128),
+                    b'u' => {
+                        let name = self.names.user(st.st_uid).map(<[u8]>::to_vec);
+                        text(out, &name.unwrap_or_else(|| st.st_uid.to_string().into_bytes()));
+                    }
+                    b'g' => {
+                        let name = self.names.group(st.st_gid).map(<[u8]>::to_vec);
+                        text(out, &name.unwrap_or_else(|| st.st_gid.to_string().into_bytes()));
+                    }
+                    b'S' => {
+                        let sparse = if st.st_size > 0 {
+                            (st.st_blocks as f64 * 512.0) / st.st_size as f64
+                        } else {
+                            1.0
+                        };
+                        text(out, format!("{sparse}").as_bytes());
+                    }
+                    b'F' => text(out, b"unknown"),
+                    b'a' | b'c' | b't' => {
+                        let field = match d.conv {
+                            b'a' => TimeField::Access,
+                            b'c' => TimeField::Change,
+                            _ => TimeField::Modify,
+                        };
+                        let (s, ns) = time_of(&st, field);
+                        text(out, &timefmt::ctime(s, ns));
+                    }
+                    b'A' | b'C' | b'T' | b'B' => {
+                        let field = match d.conv {
+                            b'A' => TimeField::Access,
+                            b'C' => TimeField::Change,
+                            _ => TimeField::Modify,
+                        };
+                        let (s, ns) = time_of(&st, field);
+                        text(out, &timefmt::field(s, ns, d.time));
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+}

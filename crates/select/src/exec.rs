@@ -1,0 +1,242 @@
+//! `-exec` and `-execdir`: commands spawned from argv (never through a
+//! shell), one per entry with `;`, or batches of entries with `+` as large
+//! as the argument budget allows, run in parallel and all waited for.
+
+use std::ffi::OsStr;
+use std::io::{self, Write};
+use std::os::unix::ffi::OsStrExt;
+use std::process::{Child, Command};
+
+use trawl_walk::Entry;
+
+use crate::eval::{show, Evaluator};
+use crate::parse::FindCommand;
+use crate::paths::{dir_name, last_component};
+use crate::turns::TurnWait;
+
+#[derive(Default)]
+pub(crate) struct ExecState {
+    /// Paths collected for the next `-exec ... {} +` run, with their directory
+    /// for `-execdir`.
+    pub(crate) batch: Vec<Vec<u8>>,
+    pub(crate) batch_dir: Option<Vec<u8>>,
+    pub(crate) batch_bytes: usize,
+    pub(crate) running: Option<(Child, Vec<u8>)>,
+}
+
+impl Evaluator<'_> {
+    pub(crate) fn exec(&mut self, i: usize, e: &Entry<'_>) -> bool {
+        let spec = &self.cmd.execs[i];
+        let (dir, arg) = if spec.in_dir { split_for_execdir(e) } else { (None, e.path().to_vec()) };
+        let cost = arg.len() + 1 + std::mem::size_of::<usize>();
+        if spec.batch && !spec.in_dir {
+            // One batch for all threads: as few, as large commands as ARG_MAX allows.
+            let full = {
+                let mut sh = spec.shared.lock().unwrap_or_else(|p| p.into_inner());
+                let full = if !sh.paths.is_empty() && sh.bytes + cost > self.arg_budget {
+                    sh.bytes = 0;
+                    Some(std::mem::take(&mut sh.paths))
+                } else {
+                    None
+                };
+                sh.bytes += cost;
+                sh.paths.push(arg);
+                full
+            };
+            if let Some(batch) = full {
+                self.flush();
+                self.failed |= !launch_shared(self.cmd, i, batch, self.max_children());
+            }
+            return true;
+        }
+        if spec.batch {
+            // -execdir ... +: one batch per directory, per thread.
+            let st = &self.execs[i];
+            let dir_changed = st.batch_dir != dir && !st.batch.is_empty();
+            if dir_changed || (!st.batch.is_empty() && st.batch_bytes + cost > self.arg_budget) {
+                self.launch(i);
+            }
+            // A directory reached through a descriptor cannot wait: the
+            // descriptor may be closed, or reused, by the time the batch runs.
+            let through_fd = dir.as_ref().is_some_and(|d| d.starts_with(b"/proc/"));
+            let st = &mut self.execs[i];
+            st.batch_dir = dir;
+            st.batch_bytes += cost;
+            st.batch.push(arg);
+            if through_fd {
+                self.launch(i);
+                if let Some((child, name)) = self.execs[i].running.take() {
+                    self.wait(child, &name);
+                }
+            }
+            return true;
+        }
+        let argv: Vec<Vec<u8>> = spec.argv.iter().map(|a| replace_braces(a, &arg)).collect();
+        if !self.buf.is_empty() {
+            // This entry's output so far goes before the command's, and its
+            // rest after: no other thread writes until the entry is done.
+            drop(self.cmd.turns.wait(TurnWait::AndTake));
+        }
+        self.flush();
+        let mut c = Command::new(OsStr::from_bytes(&argv[0]));
+        c.args(argv[1..].iter().map(|a| OsStr::from_bytes(a)));
+        if let Some(d) = &dir {
+            c.current_dir(OsStr::from_bytes(d));
+        }
+        match c.spawn() {
+            Ok(mut child) => {
+                crate::children::register(child.id());
+                let status = crate::children::wait(&mut child);
+                status.is_ok_and(|s| s.success())
+            }
+            Err(err) => {
+                self.report(format!("'{}': {}", show(&argv[0]), trawl_walk::io_message(&err)));
+                false
+            }
+        }
+    }
+
+    /// Children of one `-exec ... +` that may run at once.
+    pub(crate) fn max_children(&self) -> usize {
+        self.cmd.threads.max(std::thread::available_parallelism().map_or(1, |n| n.get()))
+    }
+
+    /// Starts the command of `-execdir` number `i` on this thread's batch,
+    /// after the previous run of it on this thread ends.
+    pub(crate) fn launch(&mut self, i: usize) {
+        if self.execs[i].batch.is_empty() {
+            return;
+        }
+        if let Some((child, name)) = self.execs[i].running.take() {
+            self.wait(child, &name);
+        }
+        self.flush();
+        let spec = &self.cmd.execs[i];
+        let st = &mut self.execs[i];
+        let batch = std::mem::take(&mut st.batch);
+        st.batch_bytes = 0;
+        let mut c = Command::new(OsStr::from_bytes(&spec.argv[0]));
+        c.args(spec.argv[1..].iter().map(|a| OsStr::from_bytes(a)));
+        c.args(batch.iter().map(|a| OsStr::from_bytes(a)));
+        if let Some(d) = &st.batch_dir {
+            c.current_dir(OsStr::from_bytes(d));
+        }
+        match c.spawn() {
+            Ok(child) => {
+                crate::children::register(child.id());
+                st.running = Some((child, spec.argv[0].clone()))
+            }
+            Err(err) => {
+                let name = show(&spec.argv[0]);
+                self.report(format!("'{name}': {}", trawl_walk::io_message(&err)));
+            }
+        }
+    }
+
+    pub(crate) fn wait(&mut self, mut child: Child, name: &[u8]) {
+        let result = crate::children::wait(&mut child);
+        match result {
+            Ok(s) if s.success() => {}
+            Ok(_) => self.failed = true,
+            Err(err) => self.report(format!("'{}': {}", show(name), trawl_walk::io_message(&err))),
+        }
+    }
+}
+
+/// `-execdir`: the directory to run in and the `./NAME` argument. A
+/// directory path too long for chdir(2) is reached through the open
+/// directory's descriptor instead.
+pub(crate) fn split_for_execdir(e: &Entry<'_>) -> (Option<Vec<u8>>, Vec<u8>) {
+    let mut dir = dir_name(e.path()).to_vec();
+    if dir.len() >= libc::PATH_MAX as usize {
+        if let Some(fd) = e.parent_fd() {
+            use std::os::fd::AsRawFd;
+            dir = format!("/proc/{}/fd/{}", std::process::id(), fd.as_raw_fd()).into_bytes();
+        }
+    }
+    let mut arg = b"./".to_vec();
+    arg.extend_from_slice(last_component(e));
+    (Some(dir), arg)
+}
+
+/// Replaces every `{}` in an argument by `path` (`-exec ... ;`).
+pub(crate) fn replace_braces(arg: &[u8], path: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(arg.len() + path.len());
+    let mut rest = arg;
+    while let Some(i) = memchr::memmem::find(rest, b"{}") {
+        out.extend_from_slice(&rest[..i]);
+        out.extend_from_slice(path);
+        rest = &rest[i + 2..];
+    }
+    out.extend_from_slice(rest);
+    out
+}
+
+/// Spawns `-exec` number `i` on `batch` without waiting, keeping at most
+/// `max` children of it running; returns false if a command failed.
+pub(crate) fn launch_shared(cmd: &FindCommand, i: usize, batch: Vec<Vec<u8>>, max: usize) -> bool {
+    let spec = &cmd.execs[i];
+    let mut ok = true;
+    let mut c = Command::new(OsStr::from_bytes(&spec.argv[0]));
+    c.args(spec.argv[1..].iter().map(|a| OsStr::from_bytes(a)));
+    c.args(batch.iter().map(|a| OsStr::from_bytes(a)));
+    match c.spawn() {
+        Ok(child) => {
+            crate::children::register(child.id());
+            let oldest = {
+                let mut sh = spec.shared.lock().unwrap_or_else(|p| p.into_inner());
+                sh.running.push_back(child);
+                if sh.running.len() > max {
+                    sh.running.pop_front()
+                } else {
+                    None
+                }
+            };
+            if let Some(mut old) = oldest {
+                ok &= crate::children::wait(&mut old).is_ok_and(|s| s.success());
+            }
+        }
+        Err(err) => {
+            let _ = io::stderr().lock().write_all(
+                format!("trawl: '{}': {}\n", show(&spec.argv[0]), trawl_walk::io_message(&err))
+                    .as_bytes(),
+            );
+            ok = false;
+        }
+    }
+    ok
+}
+
+/// After the walk: runs what every `-exec ... +` still holds and waits for
+/// all their children; returns false if a command failed.
+pub fn finish_execs(cmd: &FindCommand) -> bool {
+    let mut ok = true;
+    for (i, spec) in cmd.execs.iter().enumerate() {
+        if !spec.batch || spec.in_dir {
+            continue;
+        }
+        let interrupted = cmd.cancel.is_cancelled();
+        let rest = std::mem::take(&mut spec.shared.lock().unwrap_or_else(|p| p.into_inner()).paths);
+        if !rest.is_empty() && !interrupted {
+            ok &= launch_shared(cmd, i, rest, usize::MAX);
+        }
+        let running =
+            std::mem::take(&mut spec.shared.lock().unwrap_or_else(|p| p.into_inner()).running);
+        for mut child in running {
+            ok &= crate::children::wait(&mut child).is_ok_and(|s| s.success());
+        }
+    }
+    ok
+}
+
+/// Bytes of arguments one `-exec ... +` command may take: the system's limit
+/// less the environment and some headroom.
+pub(crate) fn arg_budget() -> usize {
+    // SAFETY: sysconf has no preconditions.
+    let max = unsafe { libc::sysconf(libc::_SC_ARG_MAX) };
+    let max = if max <= 0 { 128 * 1024 } else { max as usize };
+    let env: usize = std::env::vars_os()
+        .map(|(k, v)| k.len() + v.len() + 2 + std::mem::size_of::<usize>())
+        .sum();
+    max.saturating_sub(env).saturating_sub(4096).max(4096)
+}
