@@ -141,7 +141,7 @@ pub struct Printer<'c> {
     config: &'c PrinterConfig,
     output: &'c dyn Output,
     /// Output not yet written to standard output.
-    pub out: Vec<u8>,
+    out: Vec<u8>,
     /// Totals so far.
     pub stats: Stats,
     /// Whether collecting statistics costs extra work (JSON, --stats).

@@ -1,15 +1,13 @@
 //! `trawl find`: GNU find's expressions on the parallel walker.
 
 use std::ffi::{OsStr, OsString};
-use std::fs::File;
-use std::io::{self, IoSlice, IsTerminal, Write};
-use std::mem::ManuallyDrop;
-use std::os::fd::FromRawFd;
+use std::io::{self, IsTerminal, Write};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::process::ExitCode;
-use std::sync::{Mutex, MutexGuard};
 
 use trawl_search::Cancel;
+
+use crate::output::{Capture, Stdout};
 use trawl_select::expr::{Action, Expr};
 use trawl_select::{Evaluator, FindCommand, Follow};
 use trawl_walk::{Entry, Visitor, WalkBuilder, WalkError, WalkErrorKind, WalkState};
@@ -32,80 +30,6 @@ Actions:   -print -print0 -printf FMT -fprint FILE -fprint0 FILE -fprintf FILE F
            -ls -fls FILE -prune -quit -delete
            -exec CMD ; -exec CMD {} + -execdir CMD ; -execdir CMD {} +
 ";
-
-/// Standard output for find: whole chunks under a lock.
-struct Stdout {
-    inner: Mutex<StdoutInner>,
-}
-
-struct StdoutInner {
-    file: ManuallyDrop<File>,
-    /// A sorted walk's output, gathered for one large write.
-    gathered: Vec<u8>,
-}
-
-/// Sorted output is written once this much is gathered.
-const WRITE_AT: usize = 64 * 1024;
-
-impl Stdout {
-    fn lock(&self) -> MutexGuard<'_, StdoutInner> {
-        self.inner.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    /// Writes entries' outputs, after everything written before them (the
-    /// sorted walk calls this in walk order); small output is gathered for
-    /// one large write.
-    fn write_in_order(&self, outputs: &[&[u8]]) -> io::Result<()> {
-        let mut inner = self.lock();
-        let inner = &mut *inner;
-        let total = outputs.iter().map(|o| o.len()).sum::<usize>();
-        if inner.gathered.len() + total < WRITE_AT {
-            for output in outputs {
-                inner.gathered.extend_from_slice(output);
-            }
-            return Ok(());
-        }
-        let mut slices = Vec::with_capacity(outputs.len() + 1);
-        slices.push(IoSlice::new(&inner.gathered));
-        slices.extend(outputs.iter().map(|o| IoSlice::new(o)));
-        let r = crate::output::write_all_vectored(&mut *inner.file, &mut slices);
-        inner.gathered.clear();
-        r
-    }
-
-    /// Writes what is gathered.
-    fn flush(&self) -> io::Result<()> {
-        self.lock().write_gathered()
-    }
-}
-
-impl StdoutInner {
-    fn write_gathered(&mut self) -> io::Result<()> {
-        let r = self.file.write_all(&self.gathered);
-        self.gathered.clear();
-        r
-    }
-}
-
-impl trawl_select::Output for Stdout {
-    fn write(&self, bytes: &[u8]) -> io::Result<()> {
-        let mut inner = self.lock();
-        inner.write_gathered()?;
-        inner.file.write_all(bytes)
-    }
-}
-
-/// In a sorted walk on several threads: what one thread's evaluator prints
-/// for the entry it visits, until the walk takes it (to write it in order).
-#[derive(Default)]
-struct Capture(Mutex<Vec<u8>>);
-
-impl trawl_select::Output for Capture {
-    fn write(&self, bytes: &[u8]) -> io::Result<()> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).extend_from_slice(bytes);
-        Ok(())
-    }
-}
 
 struct FindVisitor<'a> {
     cmd: &'a FindCommand,
@@ -166,7 +90,7 @@ impl Visitor for FindVisitor<'_> {
     fn take_output(&mut self, out: &mut Vec<u8>) {
         if let Some(capture) = self.capture {
             self.eval.flush();
-            out.append(&mut capture.0.lock().unwrap_or_else(|p| p.into_inner()));
+            capture.take_into(out);
         }
     }
 
@@ -205,10 +129,7 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    // SAFETY: fd 1 stays open for the life of the process; ManuallyDrop keeps
-    // this File from closing it.
-    let file = ManuallyDrop::new(unsafe { File::from_raw_fd(1) });
-    let out = Stdout { inner: Mutex::new(StdoutInner { file, gathered: Vec::new() }) };
+    let out = Stdout::for_find();
     // Reading directories blocks on the disk when the cache is cold: more
     // threads than CPUs keep it busy (cold Linux tree: 0.34 s on 2 threads,
     // 0.12 s on 24), and cost little when warm (27 ms vs 34 ms).

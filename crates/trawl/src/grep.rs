@@ -9,7 +9,7 @@ use trawl_search::{FileHints, MapParts, SearchError, SearchSummary, Searcher, Sh
 use trawl_walk::{Entry, FileType, Visitor, WalkBuilder, WalkError, WalkErrorKind, WalkState};
 
 use crate::config::{Config, Target};
-use crate::output::Stdout;
+use crate::output::{Capture, Stdout};
 
 /// State shared by every thread of a run.
 pub struct Context<'a> {
@@ -89,8 +89,16 @@ pub fn run(ctx: &Context<'_>) -> Stats {
         return stats;
     }
     if cfg.sorted {
-        for mut v in run_walk(cfg, &walk, |_| InOrder { grep: GrepVisitor::new(ctx), out: vec![] })
-        {
+        let threads = match cfg.threads {
+            0 => crate::thread_growth::max_threads(&walk),
+            _ => walk.thread_count(),
+        };
+        let captures: Vec<Capture> = (0..threads).map(|_| Capture::default()).collect();
+        let visitors = run_walk(cfg, &walk, |i| {
+            let capture = &captures[i];
+            InOrder { grep: GrepVisitor::with_output(ctx, capture), capture }
+        });
+        for mut v in visitors {
             stats.add(&v.grep.finish());
         }
         if let Err(e) = ctx.out.flush() {
@@ -131,22 +139,15 @@ fn write_failed(ctx: &Context<'_>, e: &io::Error) {
 /// which writes it in walk order.
 struct InOrder<'a> {
     grep: GrepVisitor<'a>,
-    /// The output of the entry just visited.
-    out: Vec<u8>,
+    /// Where this thread's printer writes.
+    capture: &'a Capture,
 }
 
 impl Visitor for InOrder<'_> {
     fn visit(&mut self, entry: &Entry<'_>) -> WalkState {
-        let InOrder { grep, out } = self;
-        let state = grep.ctx.out.capture(out, || grep.visit(entry));
-        // The printer may still hold the end of the file's output: all of
-        // it, unless it wrote some (then captured in `out`).
-        if out.is_empty() {
-            std::mem::swap(out, &mut grep.printer.out);
-        } else {
-            out.extend_from_slice(&grep.printer.out);
-            grep.printer.out.clear();
-        }
+        let state = self.grep.visit(entry);
+        // The printer may still hold the end of the file's output.
+        let _ = self.grep.printer.flush();
         state
     }
 
@@ -155,14 +156,7 @@ impl Visitor for InOrder<'_> {
     }
 
     fn take_output(&mut self, out: &mut Vec<u8>) {
-        // Large output moves; small output is copied, so that this buffer
-        // keeps its capacity for the next file.
-        if out.is_empty() && self.out.len() >= crate::output::WRITE_AT {
-            std::mem::swap(out, &mut self.out);
-        } else {
-            out.extend_from_slice(&self.out);
-            self.out.clear();
-        }
+        self.capture.take_into(out);
     }
 
     fn write_output(&mut self, outputs: &[&[u8]]) -> WalkState {
@@ -194,12 +188,16 @@ struct GrepVisitor<'a> {
 
 impl<'a> GrepVisitor<'a> {
     fn new(ctx: &'a Context<'a>) -> Self {
+        GrepVisitor::with_output(ctx, ctx.out)
+    }
+
+    /// A visitor whose printer writes to `output` (a sorted walk's capture).
+    fn with_output(ctx: &'a Context<'a>, output: &'a dyn trawl_printer::Output) -> Self {
         let cfg = ctx.cfg;
-        let count_matches = cfg.stats;
         GrepVisitor {
             ctx,
             searcher: Searcher::new(cfg.searcher.clone()),
-            printer: Printer::new(&cfg.printer, ctx.out, count_matches),
+            printer: Printer::new(&cfg.printer, output, cfg.stats),
         }
     }
 

@@ -1,17 +1,16 @@
-//! Standard output, shared by all threads.
+//! Standard output, shared by all threads, for grep and find alike.
 //!
-//! Unsorted, printers hand over whole files' output and it is written at once
-//! under a lock. Sorted (`--sort path`), each walker thread's output for an
-//! entry is captured ([`Stdout::capture`]) and handed to the walk, which
-//! passes it back in walk order ([`Stdout::write_in_order`]); it is then
-//! gathered into large writes.
+//! Unsorted, printers (and find's evaluators) hand over whole files' output
+//! and it is written at once under a lock. Sorted (`--sort path`, `find
+//! --sort`), each walker thread writes what it prints for an entry into its
+//! own [`Capture`], which the walk takes and passes back in walk order
+//! ([`Stdout::write_in_order`]); it is then gathered into large writes.
 
-use std::cell::RefCell;
 use std::fs::File;
 use std::io::{self, IoSlice, Write};
 use std::mem::ManuallyDrop;
 use std::os::fd::FromRawFd;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::thread::ThreadId;
 
@@ -35,6 +34,8 @@ pub struct Stdout {
     /// `--line-buffered`: sorted output is written entry by entry.
     line_buffered: bool,
     broken: AtomicBool,
+    /// Threads waiting for a holder to let go (tests wait on it).
+    waiting: AtomicUsize,
 }
 
 struct Inner {
@@ -47,12 +48,6 @@ struct Inner {
     holder: Option<ThreadId>,
 }
 
-thread_local! {
-    /// While this thread visits an entry of a sorted walk: where what it
-    /// writes goes instead.
-    static CAPTURE: RefCell<Option<Vec<u8>>> = const { RefCell::new(None) };
-}
-
 impl Stdout {
     pub fn new(cfg: &Config) -> Stdout {
         // SAFETY: fd 1 stays open for the life of the process; ManuallyDrop
@@ -60,6 +55,13 @@ impl Stdout {
         let file = ManuallyDrop::new(unsafe { File::from_raw_fd(1) });
         let separator = trawl_printer::group_separator(cfg.printer.colors.as_ref());
         Stdout::on(file, cfg.printer.context, separator, cfg.printer.line_buffered)
+    }
+
+    /// Standard output for `trawl find` (no groups, no `--`).
+    pub fn for_find() -> Stdout {
+        // SAFETY: as in `new`.
+        let file = ManuallyDrop::new(unsafe { File::from_raw_fd(1) });
+        Stdout::on(file, false, Vec::new(), false)
     }
 
     /// Shared output over `file` (fd 1, or a file in tests).
@@ -81,22 +83,13 @@ impl Stdout {
             separator,
             line_buffered,
             broken: AtomicBool::new(false),
+            waiting: AtomicUsize::new(0),
         }
     }
 
     /// Whether a reader closed the pipe (the run then ends quietly).
     pub fn broken_pipe(&self) -> bool {
         self.broken.load(Ordering::Relaxed)
-    }
-
-    /// Runs `f` with what this thread writes appended to `into` instead of
-    /// written (the output of one entry of a sorted walk, whole: a file's
-    /// output is one group of context, as [`Stdout::write_in_order`] expects).
-    pub fn capture<R>(&self, into: &mut Vec<u8>, f: impl FnOnce() -> R) -> R {
-        CAPTURE.with(|c| *c.borrow_mut() = Some(std::mem::take(into)));
-        let r = f();
-        *into = CAPTURE.with(|c| c.borrow_mut().take()).unwrap_or_default();
-        r
     }
 
     /// Writes files' outputs (one slice each), after everything written
@@ -150,14 +143,11 @@ impl Stdout {
         let me = std::thread::current().id();
         let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         while inner.holder.is_some_and(|h| h != me) {
+            self.waiting.fetch_add(1, Ordering::SeqCst);
             inner = self.free.wait(inner).unwrap_or_else(|e| e.into_inner());
+            self.waiting.fetch_sub(1, Ordering::SeqCst);
         }
         inner
-    }
-
-    /// Whether this thread's writes are captured (a sorted walk's entry).
-    fn capturing() -> bool {
-        CAPTURE.with(|c| c.borrow().is_some())
     }
 
     fn write_gathered(&self, inner: &mut Inner) -> io::Result<()> {
@@ -184,16 +174,6 @@ impl trawl_printer::Output for Stdout {
         if bytes.is_empty() {
             return Ok(());
         }
-        let captured = CAPTURE.with(|c| match c.borrow_mut().as_mut() {
-            Some(into) => {
-                into.extend_from_slice(bytes);
-                true
-            }
-            None => false,
-        });
-        if captured {
-            return Ok(());
-        }
         let mut inner = self.lock();
         // Sorted output gathered so far comes first.
         let mut result = self.write_gathered(&mut inner);
@@ -208,17 +188,56 @@ impl trawl_printer::Output for Stdout {
     }
 
     fn hold(&self) {
-        // A sorted walk writes what it captured in order, whole.
-        if !Self::capturing() {
-            self.lock().holder = Some(std::thread::current().id());
-        }
+        self.lock().holder = Some(std::thread::current().id());
     }
 
     fn let_go(&self) {
-        if !Self::capturing() {
-            self.lock().holder = None;
-            self.free.notify_all();
+        self.lock().holder = None;
+        self.free.notify_all();
+    }
+}
+
+impl trawl_select::Output for Stdout {
+    fn write(&self, bytes: &[u8]) -> io::Result<()> {
+        trawl_printer::Output::write(self, bytes, Chunk::Continued)
+    }
+}
+
+/// What one thread of a sorted walk prints for the entry it visits, until
+/// the walk takes it to write it in walk order (a file's output whole: one
+/// group of context, as [`Stdout::write_in_order`] expects).
+#[derive(Default)]
+pub struct Capture(Mutex<Vec<u8>>);
+
+impl Capture {
+    /// Moves what was captured to the end of `out`: large output moves,
+    /// small output is copied so the capture keeps its capacity.
+    pub fn take_into(&self, out: &mut Vec<u8>) {
+        let mut held = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        if out.is_empty() && held.len() >= WRITE_AT {
+            std::mem::swap(out, &mut held);
+        } else {
+            out.extend_from_slice(&held);
+            held.clear();
         }
+    }
+
+    fn append(&self, bytes: &[u8]) {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).extend_from_slice(bytes);
+    }
+}
+
+impl trawl_printer::Output for Capture {
+    fn write(&self, bytes: &[u8], _chunk: Chunk) -> io::Result<()> {
+        self.append(bytes);
+        Ok(())
+    }
+}
+
+impl trawl_select::Output for Capture {
+    fn write(&self, bytes: &[u8]) -> io::Result<()> {
+        self.append(bytes);
+        Ok(())
     }
 }
 
@@ -257,8 +276,10 @@ mod tests {
                 out.write(b"b\n", Chunk::FirstOfFile).unwrap();
             });
             tx.send(()).unwrap();
-            // The other thread has time to try writing.
-            std::thread::sleep(std::time::Duration::from_millis(100));
+            // Once the other thread waits for the holder to let go.
+            while out.waiting.load(Ordering::SeqCst) == 0 {
+                std::thread::yield_now();
+            }
             out.write(b"a2\n", Chunk::Continued).unwrap();
             out.let_go();
         });

@@ -28,7 +28,7 @@ where
     V: Visitor,
     F: Fn(usize) -> V + Sync,
 {
-    let max = walk.thread_count().max(COLD_THREADS);
+    let max = max_threads(walk);
     let cold = AtomicBool::new(false);
     let done = AtomicBool::new(false);
     std::thread::scope(|s| {
@@ -37,6 +37,11 @@ where
         done.store(true, Ordering::Relaxed);
         visitors
     })
+}
+
+/// The most threads [`run`] may grow `walk` to.
+pub fn max_threads(walk: &WalkBuilder) -> usize {
+    walk.thread_count().max(COLD_THREADS)
 }
 
 /// Sets `cold` once this process has made the disk read more than
