@@ -7,16 +7,25 @@ use std::io;
 use std::process::{Child, ExitStatus};
 use std::sync::atomic::{AtomicI32, Ordering};
 
+use trawl_search::Cancel;
+
 const SLOTS: usize = 256;
 static PIDS: [AtomicI32; SLOTS] = [const { AtomicI32::new(0) }; SLOTS];
 
 /// Records a running child (if the table is full, the child is simply not
-/// interrupted early).
-pub(crate) fn register(pid: u32) {
+/// interrupted early). A child spawned before an interrupt but recorded
+/// after the handler looked at the table is interrupted here: the handler
+/// sets `cancel` before it looks, and this looks at `cancel` after
+/// recording, so one of the two sees the other.
+pub(crate) fn register(pid: u32, cancel: &Cancel) {
     let pid = pid as i32;
     let _ = PIDS
         .iter()
-        .find(|slot| slot.compare_exchange(0, pid, Ordering::AcqRel, Ordering::Relaxed).is_ok());
+        .find(|slot| slot.compare_exchange(0, pid, Ordering::SeqCst, Ordering::Relaxed).is_ok());
+    if cancel.flag().load(Ordering::SeqCst) {
+        // SAFETY: kill(2) on our own child, not yet waited for.
+        unsafe { libc::kill(pid, libc::SIGINT) };
+    }
 }
 
 /// Waits for a registered child to end, forgets it, then reaps it. The

@@ -85,7 +85,7 @@ impl Evaluator<'_> {
         }
         match c.spawn() {
             Ok(mut child) => {
-                crate::children::register(child.id());
+                crate::children::register(child.id(), &self.cmd.cancel);
                 let status = crate::children::wait(&mut child);
                 status.is_ok_and(|s| s.success())
             }
@@ -123,7 +123,7 @@ impl Evaluator<'_> {
         }
         match c.spawn() {
             Ok(child) => {
-                crate::children::register(child.id());
+                crate::children::register(child.id(), &self.cmd.cancel);
                 st.running = Some((child, spec.argv[0].clone()))
             }
             Err(err) => {
@@ -182,7 +182,7 @@ pub(crate) fn launch_shared(cmd: &FindCommand, i: usize, batch: Vec<Vec<u8>>, ma
     c.args(batch.iter().map(|a| OsStr::from_bytes(a)));
     match c.spawn() {
         Ok(child) => {
-            crate::children::register(child.id());
+            crate::children::register(child.id(), &cmd.cancel);
             let oldest = {
                 let mut sh = spec.shared.lock().unwrap_or_else(|p| p.into_inner());
                 sh.running.push_back(child);

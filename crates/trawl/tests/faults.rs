@@ -1146,6 +1146,12 @@ fn procs_with(token: &[u8]) -> Vec<i32> {
     v
 }
 
+/// The parent of process `pid`, while it exists.
+fn parent_of(pid: i32) -> Option<i32> {
+    let status = fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status.lines().find_map(|l| l.strip_prefix("PPid:")).and_then(|v| v.trim().parse().ok())
+}
+
 /// Kills the processes left with the token (whatever the test outcome).
 struct KillOnDrop(&'static [u8]);
 
@@ -1162,7 +1168,15 @@ fn sigint_exec_case(cwd: &Path, args: &[&str]) {
     const TOKEN: &[u8] = b"31.4159";
     let cleanup = KillOnDrop(TOKEN);
     let mut p = Proc::run(trawl_cmd(cwd, args));
-    assert!(poll_until(|| !procs_with(TOKEN).is_empty()), "{}: no sleep ever ran", p.what);
+    // A sleep started by trawl (trawl's own command line holds the token
+    // too, from its start: signalled that early, it could still have the
+    // disposition it inherited, SIGINT ignored in a background job).
+    let pid = p.pid();
+    assert!(
+        poll_until(|| procs_with(TOKEN).iter().any(|&c| parent_of(c) == Some(pid))),
+        "{}: no sleep ever ran",
+        p.what
+    );
     // SAFETY: our unreaped child.
     unsafe { libc::kill(p.pid(), libc::SIGINT) };
     let sent = Instant::now();
