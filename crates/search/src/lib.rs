@@ -10,6 +10,11 @@
 //!
 //! Results go to a [`Sink`], whose callbacks return `Ok(false)` to stop.
 //!
+//! How a source is searched is decided here too ([`Searcher::search_file`]
+//! for regular files: one pass or parts on every thread, mapped or read;
+//! [`Searcher::search_stream`] for any other byte stream), and every search
+//! stops at its next read once the run's [`Cancel`] token is set.
+//!
 //! ```
 //! use trawl_matcher::MatcherBuilder;
 //! use trawl_search::{LineInfo, Searcher, SearcherConfig, Sink};

@@ -8,6 +8,11 @@
 //! `-exec`/`-execdir` with children spawned from argv (never a shell).
 //! trawl adds content tests: `-text`/`-binary` (a NUL in the first block) and
 //! `-contains PATTERN` (a line matches, with the grep matcher).
+//!
+//! The crate reads top to bottom: `parse` (the command line) → `expr` (the
+//! tree) → `eval` (operators and tests per entry) with the actions in `exec`,
+//! `printf`, `ls` and `paths`; `turns` holds what the threads of one run
+//! agree on, `children` the running commands a signal must reach.
 #![deny(missing_docs)]
 
 mod children;
