@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::find_fixtures::{deep, linux, regex_names, self_loops, set_times, tricky, unreadable};
-use crate::util::{clip, sorted_records, trawl_bin, Cmd, Run, Tree, TIMEOUT};
+use crate::util::{clip, record_differences, sorted_records, trawl_bin, Cmd, Run, Tree, TIMEOUT};
 
 /// The limit for runs over trees with a FIFO: opening it would block forever.
 const FIFO_TIMEOUT: Duration = Duration::from_secs(10);
@@ -195,17 +195,8 @@ fn context(trawl: &Run, gnu: &Run) -> String {
 
 /// Asserts that two record multisets are equal, listing the differences.
 fn assert_same_records(what: &str, want: &[Vec<u8>], got: &[Vec<u8>], ctx: &dyn Fn() -> String) {
-    if want != got {
-        let missing: Vec<String> =
-            want.iter().filter(|l| !got.contains(l)).take(10).map(|l| clip(l)).collect();
-        let extra: Vec<String> =
-            got.iter().filter(|l| !want.contains(l)).take(10).map(|l| clip(l)).collect();
-        panic!(
-            "{what} differs ({} records from GNU find, {} from trawl)\nmissing from trawl: {missing:#?}\nextra in trawl: {extra:#?}\n{}",
-            want.len(),
-            got.len(),
-            ctx()
-        );
+    if let Some(d) = record_differences(want, got) {
+        panic!("{what} differs (the reference: GNU find): {d}\n{}", ctx());
     }
 }
 

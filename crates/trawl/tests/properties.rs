@@ -82,11 +82,17 @@ proptest! {
             } else {
                 c.args(["-j", "4"]);
             }
-            c.output().unwrap().stdout
+            c.output().unwrap()
         };
-        let sorted = run(true);
+        let (sorted_run, unsorted_run) = (run(true), run(false));
+        prop_assert_eq!(sorted_run.status.code(), unsorted_run.status.code());
+        prop_assert_eq!(
+            String::from_utf8_lossy(&sorted_run.stderr),
+            String::from_utf8_lossy(&unsorted_run.stderr)
+        );
+        let sorted = sorted_run.stdout;
         let mut a: Vec<&[u8]> = sorted.split(|&b| b == b'\n').collect();
-        let unsorted = run(false);
+        let unsorted = unsorted_run.stdout;
         let mut b: Vec<&[u8]> = unsorted.split(|&b| b == b'\n').collect();
         // In order: by path, then by line number.
         let keyed: Vec<(Vec<&[u8]>, u64)> = a
@@ -176,5 +182,15 @@ proptest! {
         t.sort();
         prop_assert_eq!(ours.status.code(), gnu.status.code(), "{:?}", args);
         prop_assert_eq!(t, g, "{:?}", args);
+        // The same messages, each tool's name aside, in any order.
+        let messages = |err: &[u8], tool: &str| {
+            let mut v: Vec<String> = String::from_utf8_lossy(err)
+                .lines()
+                .map(|l| l.strip_prefix(tool).unwrap_or(l).to_string())
+                .collect();
+            v.sort();
+            v
+        };
+        prop_assert_eq!(messages(&ours.stderr, "trawl: "), messages(&gnu.stderr, "find: "), "{:?}", args);
     }
 }

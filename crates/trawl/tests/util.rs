@@ -727,29 +727,31 @@ impl FileBlocks {
                 w.iter().filter(|b| !g.contains(b)).take(8).map(|(k, _)| clip(k)).collect();
             return Some(format!("files missing from trawl's output: {missing:?}"));
         }
-        if self.unnamed != other.unnamed {
-            let missing: Vec<String> = self
-                .unnamed
-                .iter()
-                .filter(|l| !other.unnamed.contains(l))
-                .take(8)
-                .map(|l| clip(l))
-                .collect();
-            let extra: Vec<String> = other
-                .unnamed
-                .iter()
-                .filter(|l| !self.unnamed.contains(l))
-                .take(8)
-                .map(|l| clip(l))
-                .collect();
-            return Some(format!(
-                "lines naming no file differ (sorted): missing from trawl {missing:#?}, extra {extra:#?}"
-            ));
+        if let Some(d) = record_differences(&self.unnamed, &other.unnamed) {
+            return Some(format!("lines naming no file differ (sorted): {d}"));
         }
         (self.separators != other.separators).then(|| {
             format!("{} `--` lines from grep, {} from trawl", self.separators, other.separators)
         })
     }
+}
+
+/// What differs between two sorted record lists (the reference's first),
+/// or None: the counts and up to ten records missing and extra. The grep
+/// and find harnesses both report differences through it.
+pub fn record_differences(want: &[Vec<u8>], got: &[Vec<u8>]) -> Option<String> {
+    if want == got {
+        return None;
+    }
+    let missing: Vec<String> =
+        want.iter().filter(|l| !got.contains(l)).take(10).map(|l| clip(l)).collect();
+    let extra: Vec<String> =
+        got.iter().filter(|l| !want.contains(l)).take(10).map(|l| clip(l)).collect();
+    Some(format!(
+        "{} records from the reference, {} from trawl\nmissing from trawl: {missing:#?}\nextra in trawl: {extra:#?}",
+        want.len(),
+        got.len()
+    ))
 }
 
 /// The file a record of grep's output belongs to: the longest of `names`
