@@ -9,7 +9,7 @@ use trawl_matcher::AnyMatcher;
 use trawl_search::{LineInfo, Searcher, SearcherConfig, Sink};
 use trawl_walk::{Entry, FileType};
 
-use crate::exec::{arg_budget, ExecState};
+use crate::exec::ExecState;
 use crate::expr::{Action, Cmp, Expr, FileFormat, PermMatch, Test, TimeField};
 use crate::parse::{type_bit, FindCommand, Follow};
 use crate::paths::base_name;
@@ -47,7 +47,6 @@ pub struct Evaluator<'a> {
     pub(crate) names: Names,
     pub(crate) searcher: Option<Searcher>,
     pub(crate) execs: Vec<ExecState>,
-    pub(crate) arg_budget: usize,
     /// Something failed: find exits 1.
     pub failed: bool,
     /// Writing to standard output failed (a closed pipe): stop quietly.
@@ -82,7 +81,6 @@ impl<'a> Evaluator<'a> {
             names: Names::default(),
             searcher: None,
             execs,
-            arg_budget: arg_budget(),
             failed: false,
             output_closed: false,
             outcome: Outcome::default(),

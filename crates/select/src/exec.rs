@@ -18,9 +18,8 @@ use crate::turns::TurnWait;
 pub(crate) struct ExecState {
     /// Paths collected for the next `-exec ... {} +` run, with their directory
     /// for `-execdir`.
-    pub(crate) batch: Vec<Vec<u8>>,
+    pub(crate) batch: ArgBatch,
     pub(crate) batch_dir: Option<Vec<u8>>,
-    pub(crate) batch_bytes: usize,
     pub(crate) running: Option<(Child, Vec<u8>)>,
 }
 
@@ -28,24 +27,19 @@ impl Evaluator<'_> {
     pub(crate) fn exec(&mut self, i: usize, e: &Entry<'_>) -> bool {
         let spec = &self.cmd.execs[i];
         let (dir, arg) = if spec.in_dir { split_for_execdir(e) } else { (None, e.path().to_vec()) };
-        let cost = arg.len() + 1 + std::mem::size_of::<usize>();
         if spec.batch && !spec.in_dir {
             // One batch for all threads: as few, as large commands as ARG_MAX allows.
-            let full = {
+            let (full, added) = {
                 let mut sh = spec.shared.lock().unwrap_or_else(|p| p.into_inner());
-                let full = if !sh.paths.is_empty() && sh.bytes + cost > self.arg_budget {
-                    sh.bytes = 0;
-                    Some(std::mem::take(&mut sh.paths))
-                } else {
-                    None
-                };
-                sh.bytes += cost;
-                sh.paths.push(arg);
-                full
+                let full = (!sh.paths.fits(&arg)).then(|| sh.paths.take()).flatten();
+                (full, sh.paths.push(&spec.argv, &arg))
             };
             if let Some(batch) = full {
                 self.flush();
                 self.failed |= !launch_shared(self.cmd, i, batch, self.max_children());
+            }
+            if let Err(err) = added {
+                self.report(format!("'{}': {}", show(&spec.argv[0]), trawl_walk::io_message(&err)));
             }
             return true;
         }
@@ -53,7 +47,7 @@ impl Evaluator<'_> {
             // -execdir ... +: one batch per directory, per thread.
             let st = &self.execs[i];
             let dir_changed = st.batch_dir != dir && !st.batch.is_empty();
-            if dir_changed || (!st.batch.is_empty() && st.batch_bytes + cost > self.arg_budget) {
+            if dir_changed || !st.batch.fits(&arg) {
                 self.launch(i);
             }
             // A directory reached through a descriptor cannot wait: the
@@ -61,8 +55,9 @@ impl Evaluator<'_> {
             let through_fd = dir.as_ref().is_some_and(|d| d.starts_with(b"/proc/"));
             let st = &mut self.execs[i];
             st.batch_dir = dir;
-            st.batch_bytes += cost;
-            st.batch.push(arg);
+            if let Err(err) = st.batch.push(&spec.argv, &arg) {
+                self.report(format!("'{}': {}", show(&spec.argv[0]), trawl_walk::io_message(&err)));
+            }
             if through_fd {
                 self.launch(i);
                 if let Some((child, name)) = self.execs[i].running.take() {
@@ -113,11 +108,7 @@ impl Evaluator<'_> {
         self.flush();
         let spec = &self.cmd.execs[i];
         let st = &mut self.execs[i];
-        let batch = std::mem::take(&mut st.batch);
-        st.batch_bytes = 0;
-        let mut c = Command::new(OsStr::from_bytes(&spec.argv[0]));
-        c.args(spec.argv[1..].iter().map(|a| OsStr::from_bytes(a)));
-        c.args(batch.iter().map(|a| OsStr::from_bytes(a)));
+        let Some(mut c) = st.batch.take() else { return };
         if let Some(d) = &st.batch_dir {
             c.current_dir(OsStr::from_bytes(d));
         }
@@ -174,13 +165,15 @@ pub(crate) fn replace_braces(arg: &[u8], path: &[u8]) -> Vec<u8> {
 
 /// Spawns `-exec` number `i` on `batch` without waiting, keeping at most
 /// `max` children of it running; returns false if a command failed.
-pub(crate) fn launch_shared(cmd: &FindCommand, i: usize, batch: Vec<Vec<u8>>, max: usize) -> bool {
+pub(crate) fn launch_shared(
+    cmd: &FindCommand,
+    i: usize,
+    mut batch: argmax::Command,
+    max: usize,
+) -> bool {
     let spec = &cmd.execs[i];
     let mut ok = true;
-    let mut c = Command::new(OsStr::from_bytes(&spec.argv[0]));
-    c.args(spec.argv[1..].iter().map(|a| OsStr::from_bytes(a)));
-    c.args(batch.iter().map(|a| OsStr::from_bytes(a)));
-    match c.spawn() {
+    match batch.spawn() {
         Ok(child) => {
             crate::children::register(child.id(), &cmd.cancel);
             let oldest = {
@@ -216,8 +209,8 @@ pub fn finish_execs(cmd: &FindCommand) -> bool {
             continue;
         }
         let interrupted = cmd.cancel.is_cancelled();
-        let rest = std::mem::take(&mut spec.shared.lock().unwrap_or_else(|p| p.into_inner()).paths);
-        if !rest.is_empty() && !interrupted {
+        let rest = spec.shared.lock().unwrap_or_else(|p| p.into_inner()).paths.take();
+        if let Some(rest) = rest.filter(|_| !interrupted) {
             ok &= launch_shared(cmd, i, rest, usize::MAX);
         }
         let running =
@@ -229,14 +222,49 @@ pub fn finish_execs(cmd: &FindCommand) -> bool {
     ok
 }
 
-/// Bytes of arguments one `-exec ... +` command may take: the system's limit
-/// less the environment and some headroom.
-pub(crate) fn arg_budget() -> usize {
-    // SAFETY: sysconf has no preconditions.
-    let max = unsafe { libc::sysconf(libc::_SC_ARG_MAX) };
-    let max = if max <= 0 { 128 * 1024 } else { max as usize };
-    let env: usize = std::env::vars_os()
-        .map(|(k, v)| k.len() + v.len() + 2 + std::mem::size_of::<usize>())
-        .sum();
-    max.saturating_sub(env).saturating_sub(4096).max(4096)
+/// The entries gathered for one run of an `-exec … {} +` or `-execdir …
+/// {} +` command, already in its command line: the argmax crate keeps
+/// count of what the system's argument limit (ARG_MAX, less the
+/// environment) still allows.
+#[derive(Debug, Default)]
+pub(crate) struct ArgBatch {
+    command: Option<argmax::Command>,
+    len: usize,
+}
+
+impl ArgBatch {
+    /// Whether no entry was gathered.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Whether `arg` still fits on the command line (always, when empty).
+    pub(crate) fn fits(&self, arg: &[u8]) -> bool {
+        self.command.as_ref().is_none_or(|c| c.arg_would_fit(OsStr::from_bytes(arg)))
+    }
+
+    /// Adds `arg`; the first one starts the command line from `argv` (the
+    /// command and its fixed arguments). An entry too long for any
+    /// command line is an error (E2BIG), and is left out.
+    pub(crate) fn push(&mut self, argv: &[Vec<u8>], arg: &[u8]) -> io::Result<()> {
+        let command = match &mut self.command {
+            Some(c) => c,
+            None => {
+                let mut c = argmax::Command::new(OsStr::from_bytes(&argv[0]));
+                for a in &argv[1..] {
+                    c.try_arg(OsStr::from_bytes(a))?;
+                }
+                self.command.insert(c)
+            }
+        };
+        command.try_arg(OsStr::from_bytes(arg))?;
+        self.len += 1;
+        Ok(())
+    }
+
+    /// The command line gathered so far, leaving the batch empty.
+    pub(crate) fn take(&mut self) -> Option<argmax::Command> {
+        let len = std::mem::take(&mut self.len);
+        self.command.take().filter(|_| len > 0)
+    }
 }

@@ -210,7 +210,6 @@ pub struct ExecSpec {
 /// The state of an `-exec ... {} +` shared by all threads.
 #[derive(Debug, Default)]
 pub(crate) struct SharedBatch {
-    pub(crate) paths: Vec<Vec<u8>>,
-    pub(crate) bytes: usize,
+    pub(crate) paths: crate::exec::ArgBatch,
     pub(crate) running: std::collections::VecDeque<std::process::Child>,
 }
