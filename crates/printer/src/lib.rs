@@ -285,7 +285,7 @@ impl<M: Matcher> FileSink<'_, '_, M> {
     fn file_name(&mut self) {
         if self.p.config.escape_names && self.path.iter().any(|&b| b < 0x20 || b == 0x7f) {
             let mut escaped = Vec::new();
-            trawl_search::escape_controls(&mut escaped, self.path);
+            trawl_diag::escape_controls(&mut escaped, self.path);
             color::paint(
                 &mut self.p.out,
                 self.p.config.colors.as_ref(),

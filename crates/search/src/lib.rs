@@ -1029,20 +1029,6 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
     }
 }
 
-/// Writes a file name with control characters escaped (`\n`, `\t`, `\xHH`),
-/// for printing names to a terminal, where they could move the cursor or
-/// change colors.
-pub fn escape_controls(out: &mut Vec<u8>, name: &[u8]) {
-    for &b in name {
-        match b {
-            b'\n' => out.extend_from_slice(b"\\n"),
-            b'\t' => out.extend_from_slice(b"\\t"),
-            0..=0x1f | 0x7f => out.extend_from_slice(format!("\\x{b:02x}").as_bytes()),
-            _ => out.push(b),
-        }
-    }
-}
-
 /// Counts `\n` bytes.
 pub fn count_newlines(bytes: &[u8]) -> u64 {
     memchr::memchr_iter(b'\n', bytes).count() as u64

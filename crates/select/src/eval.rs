@@ -202,7 +202,7 @@ impl<'a> Evaluator<'a> {
             };
             if let Err(errno) = r {
                 let e = io::Error::from_raw_os_error(errno);
-                self.report(format!("'{}': {}", show(it.e.path()), trawl_walk::io_message(&e)));
+                self.report(format!("'{}': {}", show(it.e.path()), trawl_diag::io_message(&e)));
                 self.abort = true;
             }
             it.stat = Some(r);
@@ -225,7 +225,7 @@ impl<'a> Evaluator<'a> {
             }),
             Test::Empty => match e.file_type() {
                 FileType::Dir => e.is_empty_dir().unwrap_or_else(|err| {
-                    self.report(format!("'{}': {}", show(e.path()), trawl_walk::io_message(&err)));
+                    self.report(format!("'{}': {}", show(e.path()), trawl_diag::io_message(&err)));
                     false
                 }),
                 FileType::File => self.stat(it).is_some_and(|st| st.st_size == 0),
@@ -302,7 +302,7 @@ impl<'a> Evaluator<'a> {
             match e.fetch_stat(true) {
                 Ok(st) => FileType::from_mode(st.st_mode),
                 Err(err) if err.raw_os_error() == Some(libc::ELOOP) => {
-                    self.report(format!("'{}': {}", show(e.path()), trawl_walk::io_message(&err)));
+                    self.report(format!("'{}': {}", show(e.path()), trawl_diag::io_message(&err)));
                     FileType::Unknown
                 }
                 Err(_) => FileType::Symlink,
@@ -321,7 +321,7 @@ impl<'a> Evaluator<'a> {
         let mut f = match e.open() {
             Ok(f) => f,
             Err(err) => {
-                self.report(format!("'{}': {}", show(e.path()), trawl_walk::io_message(&err)));
+                self.report(format!("'{}': {}", show(e.path()), trawl_diag::io_message(&err)));
                 return None;
             }
         };
@@ -345,7 +345,7 @@ impl<'a> Evaluator<'a> {
         let f = match e.open() {
             Ok(f) => f,
             Err(err) => {
-                self.report(format!("'{}': {}", show(e.path()), trawl_walk::io_message(&err)));
+                self.report(format!("'{}': {}", show(e.path()), trawl_diag::io_message(&err)));
                 return false;
             }
         };
@@ -376,7 +376,7 @@ impl<'a> Evaluator<'a> {
         match a {
             Action::Print(end) => {
                 if *end == b'\n' && self.cmd.escape_names {
-                    trawl_search::escape_controls(&mut self.buf, e.path());
+                    trawl_diag::escape_controls(&mut self.buf, e.path());
                 } else {
                     self.buf.extend_from_slice(e.path());
                 }
@@ -400,7 +400,7 @@ impl<'a> Evaluator<'a> {
                 }
                 let r = file.lock().unwrap_or_else(|p| p.into_inner()).write_all(&out);
                 if let Err(err) = r {
-                    self.report(format!("write error: {}", trawl_walk::io_message(&err)));
+                    self.report(format!("write error: {}", trawl_diag::io_message(&err)));
                 }
                 true
             }
@@ -434,7 +434,7 @@ impl<'a> Evaluator<'a> {
                         self.report(format!(
                             "cannot delete '{}': {}",
                             show(e.path()),
-                            trawl_walk::io_message(&err)
+                            trawl_diag::io_message(&err)
                         ));
                         false
                     }

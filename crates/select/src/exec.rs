@@ -39,7 +39,7 @@ impl Evaluator<'_> {
                 self.failed |= !launch_shared(self.cmd, i, batch, self.max_children());
             }
             if let Err(err) = added {
-                self.report(format!("'{}': {}", show(&spec.argv[0]), trawl_walk::io_message(&err)));
+                self.report(format!("'{}': {}", show(&spec.argv[0]), trawl_diag::io_message(&err)));
             }
             return true;
         }
@@ -56,7 +56,7 @@ impl Evaluator<'_> {
             let st = &mut self.execs[i];
             st.batch_dir = dir;
             if let Err(err) = st.batch.push(&spec.argv, &arg) {
-                self.report(format!("'{}': {}", show(&spec.argv[0]), trawl_walk::io_message(&err)));
+                self.report(format!("'{}': {}", show(&spec.argv[0]), trawl_diag::io_message(&err)));
             }
             if through_fd {
                 self.launch(i);
@@ -85,7 +85,7 @@ impl Evaluator<'_> {
                 status.is_ok_and(|s| s.success())
             }
             Err(err) => {
-                self.report(format!("'{}': {}", show(&argv[0]), trawl_walk::io_message(&err)));
+                self.report(format!("'{}': {}", show(&argv[0]), trawl_diag::io_message(&err)));
                 false
             }
         }
@@ -119,7 +119,7 @@ impl Evaluator<'_> {
             }
             Err(err) => {
                 let name = show(&spec.argv[0]);
-                self.report(format!("'{name}': {}", trawl_walk::io_message(&err)));
+                self.report(format!("'{name}': {}", trawl_diag::io_message(&err)));
             }
         }
     }
@@ -129,7 +129,7 @@ impl Evaluator<'_> {
         match result {
             Ok(s) if s.success() => {}
             Ok(_) => self.failed = true,
-            Err(err) => self.report(format!("'{}': {}", show(name), trawl_walk::io_message(&err))),
+            Err(err) => self.report(format!("'{}': {}", show(name), trawl_diag::io_message(&err))),
         }
     }
 }
@@ -191,7 +191,7 @@ pub(crate) fn launch_shared(
         }
         Err(err) => {
             let _ = io::stderr().lock().write_all(
-                format!("trawl: '{}': {}\n", show(&spec.argv[0]), trawl_walk::io_message(&err))
+                format!("trawl: '{}': {}\n", show(&spec.argv[0]), trawl_diag::io_message(&err))
                     .as_bytes(),
             );
             ok = false;

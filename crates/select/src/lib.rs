@@ -33,4 +33,5 @@ mod users;
 pub use crate::children::interrupt_children;
 pub use crate::eval::{Evaluator, Outcome, Output};
 pub use crate::exec::finish_execs;
-pub use crate::parse::{parse, FindCommand, Follow, RegexType};
+pub use crate::parse::{parse, FindCommand, Follow};
+pub use crate::regex_type::RegexType;

@@ -14,7 +14,8 @@ use trawl_matcher::MatcherBuilder;
 use crate::expr::{Action, Cmp, ExecSpec, Expr, FileFormat, PermMatch, Test, TimeField};
 use crate::glob::Glob;
 use crate::printf::Format;
-use crate::{mode, regex_type, users};
+use crate::regex_type::{self, RegexType};
+use crate::{mode, users};
 
 /// Which symlinks the walk follows.
 #[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
@@ -61,17 +62,6 @@ pub struct FindCommand {
     pub cancel: trawl_search::Cancel,
     /// What the evaluating threads agree on (`-quit`, split output).
     pub(crate) turns: crate::turns::Turns,
-}
-
-/// The dialect of `-regex`.
-#[derive(Clone, Copy, Debug, Eq, PartialEq)]
-pub enum RegexType {
-    /// GNU find's default (`emacs`).
-    Emacs,
-    /// `posix-extended` and kin.
-    Extended,
-    /// `posix-basic` and kin.
-    Basic,
 }
 
 /// Parses the arguments after `find`.
@@ -224,7 +214,7 @@ fn stat_path(path: &[u8], follow: bool) -> Result<libc::stat, String> {
     };
     if r != 0 {
         let e = std::io::Error::last_os_error();
-        return Err(format!("'{}': {}", show(path), trawl_walk::io_message(&e)));
+        return Err(format!("'{}': {}", show(path), trawl_diag::io_message(&e)));
     }
     Ok(st)
 }
@@ -535,7 +525,7 @@ impl Parser<'_> {
                     Some((_, f)) => f.clone(),
                     None => {
                         let file = File::create(OsStr::from_bytes(&path)).map_err(|e| {
-                            format!("'{}': {}", show(&path), trawl_walk::io_message(&e))
+                            format!("'{}': {}", show(&path), trawl_diag::io_message(&e))
                         })?;
                         let file = Arc::new(Mutex::new(file));
                         self.files.push((path.clone(), file.clone()));

@@ -7,7 +7,16 @@ use regex_automata::util::syntax;
 
 use trawl_matcher::{copy_bracket, push_literal};
 
-use crate::parse::RegexType;
+/// The dialect of `-regex`.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum RegexType {
+    /// GNU find's default (`emacs`).
+    Emacs,
+    /// `posix-extended` and kin.
+    Extended,
+    /// `posix-basic` and kin.
+    Basic,
+}
 
 /// A compiled `-regex`.
 #[derive(Debug)]

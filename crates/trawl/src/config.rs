@@ -301,7 +301,7 @@ fn read_pattern_file(f: &OsString) -> Result<Vec<Vec<u8>>, String> {
     } else {
         std::fs::File::open(f).and_then(|mut h| h.read_to_end(&mut text))
     };
-    result.map_err(|e| format!("{}: {}", f.to_string_lossy(), trawl_walk::io_message(&e)))?;
+    result.map_err(|e| format!("{}: {}", f.to_string_lossy(), trawl_diag::io_message(&e)))?;
     if text.ends_with(b"\n") {
         text.pop();
         if text.is_empty() {

@@ -80,7 +80,7 @@ impl Visitor for FindVisitor<'_> {
         self.eval.failed = true;
         let path = String::from_utf8_lossy(err.path());
         let msg = match err.kind() {
-            WalkErrorKind::Io(e) => trawl_walk::io_message(e),
+            WalkErrorKind::Io(e) => trawl_diag::io_message(e),
             _ => "File system loop detected".to_string(),
         };
         let _ = io::stderr().lock().write_all(format!("trawl: '{path}': {msg}\n").as_bytes());

@@ -129,7 +129,7 @@ fn run_walk<V: Visitor>(
 /// Writing standard output failed: the run stops (quietly for a closed pipe).
 fn write_failed(ctx: &Context<'_>, e: &io::Error) {
     if !ctx.out.broken_pipe() {
-        ctx.report(format!("write error: {}", trawl_walk::io_message(e)).as_bytes(), true);
+        ctx.report(format!("write error: {}", trawl_diag::io_message(e)).as_bytes(), true);
     }
     ctx.quit.store(true, Ordering::Relaxed);
 }
@@ -228,7 +228,7 @@ impl<'a> GrepVisitor<'a> {
                     }
                     match e {
                         SearchError::Io(e) => {
-                            self.ctx.report_path(path, &trawl_walk::io_message(&e))
+                            self.ctx.report_path(path, &trawl_diag::io_message(&e))
                         }
                         SearchError::Match(e) => self.ctx.report_path(path, &e),
                     }
@@ -241,7 +241,7 @@ impl<'a> GrepVisitor<'a> {
             if !self.ctx.out.broken_pipe() {
                 if let Err(e) = written {
                     self.ctx.report(
-                        format!("write error: {}", trawl_walk::io_message(&e)).as_bytes(),
+                        format!("write error: {}", trawl_diag::io_message(&e)).as_bytes(),
                         true,
                     );
                 }
@@ -279,7 +279,7 @@ impl Visitor for GrepVisitor<'_> {
         }
         if let Some(e) = entry.broken_link_error() {
             // -R met a link it cannot follow: grep reports it.
-            self.ctx.report_path(entry.path(), &trawl_walk::io_message(&e));
+            self.ctx.report_path(entry.path(), &trawl_diag::io_message(&e));
             return WalkState::Continue;
         }
         // During recursion only regular files are read (grep -r: devices,
@@ -293,7 +293,7 @@ impl Visitor for GrepVisitor<'_> {
         let file = match entry.open() {
             Ok(f) => f,
             Err(e) => {
-                self.ctx.report_path(entry.path(), &trawl_walk::io_message(&e));
+                self.ctx.report_path(entry.path(), &trawl_diag::io_message(&e));
                 return WalkState::Continue;
             }
         };

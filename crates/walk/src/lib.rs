@@ -293,18 +293,9 @@ impl fmt::Display for WalkError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let path = String::from_utf8_lossy(&self.path);
         match &self.kind {
-            WalkErrorKind::Io(e) => write!(f, "{path}: {}", io_message(e)),
+            WalkErrorKind::Io(e) => write!(f, "{path}: {}", trawl_diag::io_message(e)),
             WalkErrorKind::Loop => write!(f, "{path}: warning: recursive directory loop"),
         }
-    }
-}
-
-/// The text of an I/O error without Rust's " (os error N)" suffix, as C tools print it.
-pub fn io_message(e: &io::Error) -> String {
-    let s = e.to_string();
-    match s.find(" (os error") {
-        Some(i) => s[..i].to_string(),
-        None => s,
     }
 }
 

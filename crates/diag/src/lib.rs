@@ -1,0 +1,38 @@
+//! How trawl words what it reports, shared by every crate that reports:
+//! I/O errors as C tools print them ([`io_message`]) and file names made
+//! safe for a terminal ([`escape_controls`]).
+//!
+//! ```
+//! let e = std::io::Error::from_raw_os_error(2);
+//! assert_eq!(trawl_diag::io_message(&e), "No such file or directory");
+//! let mut out = Vec::new();
+//! trawl_diag::escape_controls(&mut out, b"a\nb");
+//! assert_eq!(out, b"a\\nb");
+//! ```
+#![deny(missing_docs)]
+
+use std::io;
+
+/// The text of an I/O error without Rust's " (os error N)" suffix, as C
+/// tools print it.
+pub fn io_message(e: &io::Error) -> String {
+    let s = e.to_string();
+    match s.find(" (os error") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}
+
+/// Writes a file name with control characters escaped (`\n`, `\t`,
+/// `\xHH`), for printing names to a terminal, where they could move the
+/// cursor or change colors.
+pub fn escape_controls(out: &mut Vec<u8>, name: &[u8]) {
+    for &b in name {
+        match b {
+            b'\n' => out.extend_from_slice(b"\\n"),
+            b'\t' => out.extend_from_slice(b"\\t"),
+            0..=0x1f | 0x7f => out.extend_from_slice(format!("\\x{b:02x}").as_bytes()),
+            _ => out.push(b),
+        }
+    }
+}
