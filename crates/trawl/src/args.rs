@@ -5,9 +5,6 @@ use std::os::unix::ffi::{OsStrExt, OsStringExt};
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 
-/// Options that take a value (for telling `-5` apart from a value).
-const VALUE_SHORTS: &[u8] = b"efmABCj";
-
 pub fn command() -> Command {
     let flag = |name: &'static str| Arg::new(name).action(ArgAction::SetTrue);
     let many = |name: &'static str| {
@@ -73,8 +70,34 @@ pub fn command() -> Command {
         .arg(Arg::new("version").short('V').long("version").action(ArgAction::Version).help("Print version"))
 }
 
+/// The options whose value may be the next argument (so that a `-5` there
+/// is a value, not a context count), read from the clap definition.
+struct ValueOptions {
+    shorts: Vec<u8>,
+    longs: Vec<Vec<u8>>,
+}
+
+impl ValueOptions {
+    fn of(cmd: &Command) -> ValueOptions {
+        let mut v = ValueOptions { shorts: Vec::new(), longs: Vec::new() };
+        for a in cmd.get_arguments() {
+            // `--color[=WHEN]` never takes the next argument.
+            if a.is_positional() || !a.get_action().takes_values() || a.is_require_equals_set() {
+                continue;
+            }
+            let shorts =
+                a.get_short().into_iter().chain(a.get_all_short_aliases().unwrap_or_default());
+            v.shorts.extend(shorts.filter(char::is_ascii).map(|c| c as u8));
+            let longs = a.get_long().into_iter().chain(a.get_all_aliases().unwrap_or_default());
+            v.longs.extend(longs.map(|l| [b"--".as_slice(), l.as_bytes()].concat()));
+        }
+        v
+    }
+}
+
 /// Rewrites grep's `-NUM` (context of NUM lines) as `--context=NUM`.
-pub fn preprocess(args: Vec<OsString>) -> Vec<OsString> {
+pub fn preprocess(args: Vec<OsString>, cmd: &Command) -> Vec<OsString> {
+    let takes_value = ValueOptions::of(cmd);
     let mut out = Vec::with_capacity(args.len());
     let mut value_next = false;
     let mut rest = false;
@@ -99,26 +122,10 @@ pub fn preprocess(args: Vec<OsString>) -> Vec<OsString> {
         // A short option cluster whose last letter takes a value, e.g. "-e".
         if b.len() >= 2 && b[0] == b'-' && b[1] != b'-' {
             let letters = &b[1..];
-            if let Some(p) = letters.iter().position(|c| VALUE_SHORTS.contains(c)) {
+            if let Some(p) = letters.iter().position(|c| takes_value.shorts.contains(c)) {
                 value_next = p == letters.len() - 1;
             }
-        } else if matches!(
-            b,
-            b"--regexp"
-                | b"--file"
-                | b"--max-count"
-                | b"--after-context"
-                | b"--before-context"
-                | b"--context"
-                | b"--include"
-                | b"--exclude"
-                | b"--exclude-dir"
-                | b"--threads"
-                | b"--max-depth"
-                | b"--engine"
-                | b"--binary-files"
-                | b"--sort"
-        ) {
+        } else if takes_value.longs.iter().any(|l| l == b) {
             value_next = true;
         }
         out.push(a);
@@ -128,4 +135,34 @@ pub fn preprocess(args: Vec<OsString>) -> Vec<OsString> {
 
 pub fn os_values(m: &ArgMatches, id: &str) -> Vec<OsString> {
     m.get_many::<OsString>(id).map(|v| v.cloned().collect()).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pre(args: &[&str]) -> Vec<String> {
+        let argv = std::iter::once("trawl").chain(args.iter().copied()).map(OsString::from);
+        preprocess(argv.collect(), &command())
+            .into_iter()
+            .skip(1)
+            .map(|a| a.into_string().unwrap())
+            .collect()
+    }
+
+    /// A `-NUM` is a context count unless it is the value of the option
+    /// before it: every option that takes a value, short or long, read
+    /// from the clap definition (the hand-kept list lacked new options).
+    #[test]
+    fn a_number_after_a_value_option_stays_its_value() {
+        assert_eq!(pre(&["-5", "x"]), ["--context=5", "x"]);
+        for opt in ["-e", "-f", "-m", "-A", "-B", "-C", "-j", "--regexp", "--file", "--max-depth"] {
+            assert_eq!(pre(&[opt, "-5", "x"]), [opt, "-5", "x"], "{opt}");
+        }
+        assert_eq!(pre(&["-ie", "-5"]), ["-ie", "-5"]);
+        assert_eq!(pre(&["-ei", "-5"]), ["-ei", "--context=5"]);
+        // --color takes its value only after '='.
+        assert_eq!(pre(&["--color", "-5", "x"]), ["--color", "--context=5", "x"]);
+        assert_eq!(pre(&["--", "-5"]), ["--", "-5"]);
+    }
 }

@@ -43,8 +43,9 @@ fn main() -> ExitCode {
         raise_open_file_limit();
         return find::main(argv.split_off(2), cancel);
     }
-    let argv = args::preprocess(argv);
-    let matches = match args::command().try_get_matches_from(argv) {
+    let command = args::command();
+    let argv = args::preprocess(argv, &command);
+    let matches = match command.try_get_matches_from(argv) {
         Ok(m) => m,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
