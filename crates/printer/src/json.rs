@@ -1,31 +1,122 @@
-//! JSON Lines output, in ripgrep's message format.
+//! JSON Lines output, in ripgrep's message format, written by serde_json
+//! from typed messages.
+
+use std::cell::Cell;
 
 use base64::Engine as _;
+use serde::ser::{SerializeSeq, Serializer};
+use serde::Serialize;
 use trawl_matcher::Matcher;
 use trawl_search::{LineInfo, SearchSummary};
 
-/// Writes `{"text":...}` for UTF-8 data, else `{"bytes":base64}`.
-fn data(out: &mut Vec<u8>, bytes: &[u8]) {
-    match std::str::from_utf8(bytes) {
-        Ok(s) => {
-            out.extend_from_slice(b"{\"text\":");
-            serde_json::to_writer(&mut *out, s).expect("writing to a Vec cannot fail");
-        }
-        Err(_) => {
-            out.extend_from_slice(b"{\"bytes\":\"");
-            out.extend_from_slice(
-                base64::engine::general_purpose::STANDARD.encode(bytes).as_bytes(),
-            );
-            out.push(b'"');
+/// Bytes as ripgrep's JSON carries them: `{"text":...}` for UTF-8 data,
+/// else `{"bytes":base64}`.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Data<'a> {
+    Text { text: &'a str },
+    Bytes { bytes: String },
+}
+
+impl<'a> Data<'a> {
+    fn of(bytes: &'a [u8]) -> Data<'a> {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => Data::Text { text },
+            Err(_) => {
+                Data::Bytes { bytes: base64::engine::general_purpose::STANDARD.encode(bytes) }
+            }
         }
     }
-    out.push(b'}');
+}
+
+/// One message: `{"type":...,"data":...}`.
+#[derive(Serialize)]
+#[serde(tag = "type", content = "data", rename_all = "lowercase")]
+enum Message<'a, S> {
+    Begin { path: Data<'a> },
+    Match(LineMessage<'a, S>),
+    Context(LineMessage<'a, S>),
+    End { path: Data<'a>, binary_offset: Option<u64>, stats: FileStats },
+    Summary { elapsed_total: Elapsed, stats: TotalStats },
+}
+
+/// A message without submatches (begin, end, summary).
+type Plain<'a> = Message<'a, ()>;
+
+#[derive(Serialize)]
+struct LineMessage<'a, S> {
+    path: Data<'a>,
+    lines: Data<'a>,
+    line_number: Option<u64>,
+    absolute_offset: u64,
+    submatches: S,
+}
+
+/// A line's matches, found while they are written (no list is built);
+/// `count` says how many there were.
+struct Submatches<'a, M> {
+    matcher: Option<&'a M>,
+    body: &'a [u8],
+    count: Cell<u64>,
+}
+
+impl<M: Matcher> Serialize for Submatches<'_, M> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(None)?;
+        if let Some(m) = self.matcher {
+            let mut at = 0;
+            while let Some(x) = super::next_match(m, self.body, &mut at) {
+                let body = self.body;
+                let matched = Data::of(&body[x.start..x.end]);
+                seq.serialize_element(&Submatch { matched, start: x.start, end: x.end })?;
+                self.count.set(self.count.get() + 1);
+            }
+        }
+        seq.end()
+    }
+}
+
+#[derive(Serialize)]
+struct Submatch<'a> {
+    #[serde(rename = "match")]
+    matched: Data<'a>,
+    start: usize,
+    end: usize,
+}
+
+#[derive(Serialize)]
+struct FileStats {
+    searches: u64,
+    searches_with_match: u64,
+    bytes_searched: u64,
+    matched_lines: u64,
+}
+
+#[derive(Serialize)]
+struct Elapsed {
+    secs: u64,
+    nanos: u32,
+    human: String,
+}
+
+#[derive(Serialize)]
+struct TotalStats {
+    searches: u64,
+    searches_with_match: u64,
+    bytes_searched: u64,
+    bytes_printed: u64,
+    matched_lines: u64,
+    matches: u64,
+}
+
+/// Writes one message and its newline.
+fn write<S: Serialize>(out: &mut Vec<u8>, message: &Message<'_, S>) {
+    serde_json::to_writer(&mut *out, message).expect("writing to a Vec cannot fail");
+    out.push(b'\n');
 }
 
 pub(crate) fn begin(out: &mut Vec<u8>, path: &[u8]) {
-    out.extend_from_slice(b"{\"type\":\"begin\",\"data\":{\"path\":");
-    data(out, path);
-    out.extend_from_slice(b"}}\n");
+    write(out, &Plain::Begin { path: Data::of(path) });
 }
 
 /// Writes a match or context message; returns the number of submatches.
@@ -37,71 +128,49 @@ pub(crate) fn line<M: Matcher>(
     matcher: Option<&M>,
     with_submatches: bool,
 ) -> u64 {
-    let kind: &[u8] = if matcher.is_some() { b"match" } else { b"context" };
-    out.extend_from_slice(b"{\"type\":\"");
-    out.extend_from_slice(kind);
-    out.extend_from_slice(b"\",\"data\":{\"path\":");
-    data(out, path);
-    out.extend_from_slice(b",\"lines\":");
-    data(out, line);
-    match info.line_number {
-        Some(n) => out.extend_from_slice(format!(",\"line_number\":{n}").as_bytes()),
-        None => out.extend_from_slice(b",\"line_number\":null"),
-    }
-    out.extend_from_slice(
-        format!(",\"absolute_offset\":{},\"submatches\":[", info.offset).as_bytes(),
-    );
-    let mut n = 0;
-    if let (Some(m), true) = (matcher, with_submatches) {
-        let body = line.strip_suffix(b"\n").unwrap_or(line);
-        let mut at = 0;
-        while let Some(x) = super::next_match(m, body, &mut at) {
-            if n > 0 {
-                out.push(b',');
-            }
-            out.extend_from_slice(b"{\"match\":");
-            data(out, &body[x.start..x.end]);
-            out.extend_from_slice(format!(",\"start\":{},\"end\":{}}}", x.start, x.end).as_bytes());
-            n += 1;
-        }
-    }
-    out.extend_from_slice(b"]}}\n");
-    n
+    let submatches = Submatches {
+        matcher: matcher.filter(|_| with_submatches),
+        body: line.strip_suffix(b"\n").unwrap_or(line),
+        count: Cell::new(0),
+    };
+    let message = LineMessage {
+        path: Data::of(path),
+        lines: Data::of(line),
+        line_number: info.line_number,
+        absolute_offset: info.offset,
+        submatches: &submatches,
+    };
+    let message =
+        if matcher.is_some() { Message::Match(message) } else { Message::Context(message) };
+    write(out, &message);
+    submatches.count.get()
 }
 
 pub(crate) fn end(out: &mut Vec<u8>, path: &[u8], summary: &SearchSummary, selected: u64) {
-    out.extend_from_slice(b"{\"type\":\"end\",\"data\":{\"path\":");
-    data(out, path);
-    match summary.binary_offset {
-        Some(o) => out.extend_from_slice(format!(",\"binary_offset\":{o}").as_bytes()),
-        None => out.extend_from_slice(b",\"binary_offset\":null"),
-    }
-    out.extend_from_slice(
-        format!(
-            ",\"stats\":{{\"searches\":1,\"searches_with_match\":{},\"bytes_searched\":{},\"matched_lines\":{}}}}}}}\n",
-            (selected > 0) as u8,
-            summary.bytes,
-            selected
-        )
-        .as_bytes(),
-    );
+    let stats = FileStats {
+        searches: 1,
+        searches_with_match: u64::from(selected > 0),
+        bytes_searched: summary.bytes,
+        matched_lines: selected,
+    };
+    let path = Data::of(path);
+    write(out, &Plain::End { path, binary_offset: summary.binary_offset, stats });
 }
 
 /// Writes the closing summary message.
 pub fn summary(out: &mut Vec<u8>, stats: &super::Stats, elapsed: std::time::Duration) {
-    out.extend_from_slice(
-        format!(
-            "{{\"type\":\"summary\",\"data\":{{\"elapsed_total\":{{\"secs\":{},\"nanos\":{},\"human\":\"{:.6}s\"}},\"stats\":{{\"searches\":{},\"searches_with_match\":{},\"bytes_searched\":{},\"bytes_printed\":{},\"matched_lines\":{},\"matches\":{}}}}}}}\n",
-            elapsed.as_secs(),
-            elapsed.subsec_nanos(),
-            elapsed.as_secs_f64(),
-            stats.files_searched,
-            stats.files_matched,
-            stats.bytes_searched,
-            stats.bytes_printed,
-            stats.matched_lines,
-            stats.matches
-        )
-        .as_bytes(),
-    );
+    let elapsed_total = Elapsed {
+        secs: elapsed.as_secs(),
+        nanos: elapsed.subsec_nanos(),
+        human: format!("{:.6}s", elapsed.as_secs_f64()),
+    };
+    let stats = TotalStats {
+        searches: stats.files_searched,
+        searches_with_match: stats.files_matched,
+        bytes_searched: stats.bytes_searched,
+        bytes_printed: stats.bytes_printed,
+        matched_lines: stats.matched_lines,
+        matches: stats.matches,
+    };
+    write(out, &Plain::Summary { elapsed_total, stats });
 }
