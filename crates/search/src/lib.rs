@@ -307,10 +307,10 @@ impl Searcher {
         if buf.len() < read_size {
             buf.resize(read_size, 0);
         }
-        let mut run = Run::new(&self.config, matcher, sink, reader, Buf::Owned(&mut buf), part);
-        run.len = prefilled;
-        run.prefilled = prefilled;
-        let result = run.search().map(|s| run.finish_part(s));
+        let mut scan = Scan::new(&self.config, matcher, sink, reader, Buf::Owned(&mut buf), part);
+        scan.len = prefilled;
+        scan.prefilled = prefilled;
+        let result = scan.search().map(|s| scan.finish_part(s));
         if buf.len() > SHRINK_ABOVE {
             buf = Vec::new();
         }
@@ -335,9 +335,9 @@ impl Searcher {
             return Ok(Some(SearchSummary::default()));
         }
         let buf = Buf::Mapped { data, off: 0 };
-        let mut run = Run::new(&self.config, matcher, sink, io::empty(), buf, part);
-        let summary = run.search().map(|s| run.finish_part(s))?;
-        Ok((!run.needs_copy).then_some(summary))
+        let mut scan = Scan::new(&self.config, matcher, sink, io::empty(), buf, part);
+        let summary = scan.search().map(|s| scan.finish_part(s))?;
+        Ok((!scan.needs_copy).then_some(summary))
     }
 
     /// Searches a byte slice as a whole file.
@@ -390,7 +390,7 @@ impl std::ops::Deref for Buf<'_> {
 
 /// The state of one search. Positions are indexes into `buf`; `base` is the
 /// file offset of `buf[0]`.
-struct Run<'a, M, S, R> {
+struct Scan<'a, M, S, R> {
     config: &'a SearcherConfig,
     matcher: &'a M,
     sink: &'a mut S,
@@ -441,7 +441,7 @@ struct Run<'a, M, S, R> {
 /// Whether to go on after a step.
 type Flow = Result<bool, SearchError>;
 
-impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
+impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
     fn new(
         config: &'a SearcherConfig,
         matcher: &'a M,
@@ -450,7 +450,7 @@ impl<'a, M: Matcher, S: Sink, R: Read> Run<'a, M, S, R> {
         buf: Buf<'a>,
         part: Part,
     ) -> Self {
-        Run {
+        Scan {
             config,
             matcher,
             sink,

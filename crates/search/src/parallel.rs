@@ -66,7 +66,7 @@ pub fn search_file<M: Matcher, S: Sink>(
         size,
         part_size: config.part_size(),
         parts: size.div_ceil(config.part_size()) as usize,
-        state: Mutex::new(State::default()),
+        state: Mutex::new(PartQueue::default()),
         wake: Condvar::new(),
         first_nul: AtomicU64::new(u64::MAX),
         stop: AtomicBool::new(false),
@@ -133,8 +133,9 @@ struct Event {
     text: (usize, usize),
 }
 
+/// Which parts are handed out, replayed, and waiting to be replayed.
 #[derive(Default)]
-struct State {
+struct PartQueue {
     /// The next part to hand out.
     next: usize,
     /// The next part to replay.
@@ -149,7 +150,7 @@ struct Job<'a, M> {
     size: u64,
     part_size: u64,
     parts: usize,
-    state: Mutex<State>,
+    state: Mutex<PartQueue>,
     wake: Condvar,
     /// Offset of the first NUL byte found so far: parts after it are binary.
     first_nul: AtomicU64,
@@ -161,7 +162,7 @@ struct Job<'a, M> {
 }
 
 impl<M> Job<'_, M> {
-    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, PartQueue> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 }

@@ -51,7 +51,7 @@ const MAX_FILE_BATCH: usize = 256;
 const SLOT_COST: usize = std::mem::size_of::<Slot>();
 
 /// What a work item does.
-enum Work {
+enum SortedTask {
     /// Visit root number N, and read it if it is a directory.
     Root(usize),
     /// Visit a directory found in a read directory, and read it.
@@ -61,12 +61,12 @@ enum Work {
 }
 
 /// A work item taken from its node, and its place in the walk.
-struct Item {
+struct PlacedTask {
     /// The position of the node holding its slot.
     key: Arc<[u32]>,
     node: usize,
     slot: u32,
-    work: Work,
+    work: SortedTask,
 }
 
 /// Where a worker works: a node (index and generation) and its position.
@@ -136,7 +136,7 @@ struct Node {
     generation: u64,
     slots: Vec<Slot>,
     /// Work not taken yet, by slot, in walk order.
-    pending: VecDeque<(u32, Work)>,
+    pending: VecDeque<(u32, SortedTask)>,
     /// The slot this directory fills in its parent (None for the top).
     parent: Option<(usize, u32)>,
     /// Post order: slots not finished (with everything below them).
@@ -148,7 +148,7 @@ struct Node {
 }
 
 impl Node {
-    fn new(key: Arc<[u32]>, work: Vec<Work>, dir: Option<Arc<OpenDir>>) -> Node {
+    fn new(key: Arc<[u32]>, work: Vec<SortedTask>, dir: Option<Arc<OpenDir>>) -> Node {
         let n = work.len();
         Node {
             key,
@@ -163,7 +163,9 @@ impl Node {
     }
 }
 
-struct State {
+/// The walk's tree of nodes in walk order, its pending work and where the
+/// ordered output has got to.
+struct OrderTree {
     /// The tree, by index; freed nodes are None and reused.
     nodes: Vec<Option<Node>>,
     free: Vec<usize>,
@@ -185,7 +187,7 @@ struct State {
 }
 
 struct Shared {
-    state: Mutex<State>,
+    state: Mutex<OrderTree>,
     wake: Condvar,
     /// Threads started (more join when the walk grows).
     threads: AtomicUsize,
@@ -194,18 +196,18 @@ struct Shared {
 }
 
 impl Shared {
-    fn lock(&self) -> MutexGuard<'_, State> {
+    fn lock(&self) -> MutexGuard<'_, OrderTree> {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    fn wake_waiters(&self, st: &State) {
+    fn wake_waiters(&self, st: &OrderTree) {
         if st.waiting > 0 {
             self.wake.notify_all();
         }
     }
 }
 
-impl State {
+impl OrderTree {
     fn add_node(&mut self, mut node: Node) -> usize {
         self.generations += 1;
         node.generation = self.generations;
@@ -282,14 +284,14 @@ impl State {
     }
 
     /// Takes the next pending item of node `id`.
-    fn take(&mut self, id: usize) -> Item {
+    fn take(&mut self, id: usize) -> PlacedTask {
         let node = self.node(id);
         let (slot, work) = node.pending.pop_front().expect("pending work");
         let key = node.key.clone();
         if node.pending.is_empty() {
             self.pending.remove(&(key.len(), id));
         }
-        Item { key, node: id, slot, work }
+        PlacedTask { key, node: id, slot, work }
     }
 
     /// Whether node `id` is still the one of that generation.
@@ -317,7 +319,7 @@ impl State {
     /// node with pending work on the path up from `at` (the node it worked
     /// in last); else the next item of the shallowest node with pending
     /// work.
-    fn claim_near(&mut self, at: Option<&Place>) -> Option<Item> {
+    fn claim_near(&mut self, at: Option<&Place>) -> Option<PlacedTask> {
         // The node itself, or (once written and freed) its deepest
         // ancestor left; ancestors outlive their descendants.
         let mut up = at.and_then(|p| {
@@ -339,7 +341,7 @@ impl State {
     }
 
     /// The earliest pending item in walk order.
-    fn claim_earliest(&mut self) -> Option<Item> {
+    fn claim_earliest(&mut self) -> Option<PlacedTask> {
         let first = |id: usize| {
             let n = self.nodes[id].as_ref().expect("a live node");
             (&n.key[..], n.pending.front().expect("pending work").0)
@@ -352,7 +354,7 @@ impl State {
     }
 
     /// The item under the write cursor, if it is pending.
-    fn claim_at_cursor(&mut self) -> Option<Item> {
+    fn claim_at_cursor(&mut self) -> Option<PlacedTask> {
         let &(id, slot) = self.cursor.last()?;
         let node = self.nodes[id].as_ref()?;
         (node.pending.front()?.0 == slot).then(|| self.take(id))
@@ -409,7 +411,7 @@ where
     F: Fn(usize) -> V + Sync,
 {
     let roots = config.roots.len();
-    let mut state = State {
+    let mut state = OrderTree {
         nodes: Vec::new(),
         free: Vec::new(),
         generations: 0,
@@ -421,7 +423,8 @@ where
         waiting: 0,
         quit: false,
     };
-    let top = state.add_node(Node::new(Arc::from([]), (0..roots).map(Work::Root).collect(), None));
+    let top =
+        state.add_node(Node::new(Arc::from([]), (0..roots).map(SortedTask::Root).collect(), None));
     debug_assert_eq!(top, 0);
     let shared = Shared {
         state: Mutex::new(state),
@@ -463,7 +466,7 @@ impl<'w> Worker<'w> {
         loop {
             let item;
             (st, item) = self.claim(st);
-            let Some(Item { key, node, slot, work }) = item else { return };
+            let Some(PlacedTask { key, node, slot, work }) = item else { return };
             let generation = st.node(node).generation;
             self.at = Some(Place { node: (node, generation), key: key.clone() });
             drop(st);
@@ -498,7 +501,7 @@ impl<'w> Worker<'w> {
         }
     }
 
-    fn quit(&self, mut st: MutexGuard<'w, State>) {
+    fn quit(&self, mut st: MutexGuard<'w, OrderTree>) {
         st.quit = true;
         self.shared.wake.notify_all();
     }
@@ -507,7 +510,10 @@ impl<'w> Worker<'w> {
     /// region; past half the limit, the earliest; past the limit, only the
     /// one under the write cursor. Waits while there is none (work in
     /// flight may add some); None when the walk is over.
-    fn claim(&self, mut st: MutexGuard<'w, State>) -> (MutexGuard<'w, State>, Option<Item>) {
+    fn claim(
+        &self,
+        mut st: MutexGuard<'w, OrderTree>,
+    ) -> (MutexGuard<'w, OrderTree>, Option<PlacedTask>) {
         let limit = self.shared.limit;
         loop {
             if st.quit {
@@ -536,22 +542,22 @@ impl<'w> Worker<'w> {
 
     /// Visits the entries of an item (at `key ++ [slot]`) and reads the
     /// directory it may be.
-    fn process<V: Visitor>(&mut self, key: &[u32], slot: u32, work: Work, v: &mut V) -> Done {
+    fn process<V: Visitor>(&mut self, key: &[u32], slot: u32, work: SortedTask, v: &mut V) -> Done {
         let mut done = Done { out: Output::default(), read: None, state: WalkState::Continue };
         let task = match work {
-            Work::Root(i) => {
+            SortedTask::Root(i) => {
                 let (state, task) = self.reader.visit_root(&self.config.roots[i], v);
                 done.out.take_from(v);
                 done.state = state;
                 task
             }
-            Work::Dir(parent, child) => {
+            SortedTask::Dir(parent, child) => {
                 let (state, task) = self.reader.visit_child(&parent, &child, v);
                 done.out.take_from(v);
                 done.state = state;
                 task
             }
-            Work::Files(parent, files) => {
+            SortedTask::Files(parent, files) => {
                 for child in &files {
                     let (state, _) = self.reader.visit_child(&parent, child, v);
                     done.out.take_from(v);
@@ -592,7 +598,7 @@ impl<'w> Worker<'w> {
         let mut rest = children.drain(..).peekable();
         while let Some(child) = rest.next() {
             if child.file_type.is_dir() {
-                work.push(Work::Dir(dir.clone(), Box::new(child)));
+                work.push(SortedTask::Dir(dir.clone(), Box::new(child)));
                 continue;
             }
             // A run of files: about one batch per thread, so that a large
@@ -604,7 +610,7 @@ impl<'w> Worker<'w> {
             let size = run.len().div_ceil(threads).clamp(FILE_BATCH, MAX_FILE_BATCH);
             let mut run = run.into_iter().peekable();
             while run.peek().is_some() {
-                work.push(Work::Files(dir.clone(), run.by_ref().take(size).collect()));
+                work.push(SortedTask::Files(dir.clone(), run.by_ref().take(size).collect()));
             }
         }
         drop(rest);
@@ -641,9 +647,9 @@ impl<'w> Worker<'w> {
     /// writing (it looks again before it stops). Err when a write says Quit.
     fn write_ready<V: Visitor>(
         &mut self,
-        mut st: MutexGuard<'w, State>,
+        mut st: MutexGuard<'w, OrderTree>,
         v: &mut V,
-    ) -> Result<MutexGuard<'w, State>, MutexGuard<'w, State>> {
+    ) -> Result<MutexGuard<'w, OrderTree>, MutexGuard<'w, OrderTree>> {
         if st.writing {
             return Ok(st);
         }

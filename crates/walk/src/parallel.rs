@@ -12,15 +12,16 @@ use crate::{Child, DirReader, DirTask, OpenDir, Visitor, WalkBuilder, WalkState}
 /// huge directory across threads, large enough to keep the deques cheap.
 pub(crate) const FILE_BATCH: usize = 16;
 
-enum Work {
+/// A unit of work on a thread's deque.
+enum Task {
     Root(usize),
     Dir(DirTask),
     Files(Arc<OpenDir>, Vec<Child>),
 }
 
 struct Shared {
-    injector: Injector<Work>,
-    stealers: Vec<Stealer<Work>>,
+    injector: Injector<Task>,
+    stealers: Vec<Stealer<Task>>,
     /// Work items pushed and not yet finished; the walk ends at zero.
     pending: AtomicUsize,
     quit: AtomicBool,
@@ -39,7 +40,7 @@ where
     // With growth, deques exist for every thread that may join; the ones not
     // started stay empty, so stealing from them finds nothing.
     let max = growth.map_or(threads, |(max, _)| max.max(threads)).max(1);
-    let workers: Vec<Worker<Work>> = (0..max).map(|_| Worker::new_lifo()).collect();
+    let workers: Vec<Worker<Task>> = (0..max).map(|_| Worker::new_lifo()).collect();
     let shared = Shared {
         injector: Injector::new(),
         stealers: workers.iter().map(Worker::stealer).collect(),
@@ -47,7 +48,7 @@ where
         quit: AtomicBool::new(false),
     };
     for i in 0..config.roots.len() {
-        shared.injector.push(Work::Root(i));
+        shared.injector.push(Task::Root(i));
     }
     let shared = &shared;
     let mut workers = workers.into_iter();
@@ -64,7 +65,7 @@ where
 struct Thread<'w> {
     config: &'w WalkBuilder,
     shared: &'w Shared,
-    local: Worker<Work>,
+    local: Worker<Task>,
     reader: DirReader<'w>,
 }
 
@@ -102,7 +103,7 @@ impl Thread<'_> {
         }
     }
 
-    fn find_work(&self) -> Option<Work> {
+    fn find_work(&self) -> Option<Task> {
         if let Some(w) = self.local.pop() {
             return Some(w);
         }
@@ -126,27 +127,27 @@ impl Thread<'_> {
         }
     }
 
-    fn push(&self, work: Work) {
+    fn push(&self, work: Task) {
         self.shared.pending.fetch_add(1, Ordering::AcqRel);
         self.local.push(work);
     }
 
     fn process<V: Visitor>(
         &mut self,
-        work: Work,
+        work: Task,
         v: &mut V,
         children: &mut Vec<Child>,
     ) -> WalkState {
         match work {
-            Work::Root(i) => {
+            Task::Root(i) => {
                 let (state, task) = self.reader.visit_root(&self.config.roots[i], v);
                 match task {
                     Some(task) if state != WalkState::Quit => self.read_dir(task, v, children),
                     _ => state,
                 }
             }
-            Work::Dir(task) => self.read_dir(task, v, children),
-            Work::Files(dir, files) => {
+            Task::Dir(task) => self.read_dir(task, v, children),
+            Task::Files(dir, files) => {
                 for child in &files {
                     if self.reader.visit_child(&dir, child, v).0 == WalkState::Quit {
                         return WalkState::Quit;
@@ -191,7 +192,7 @@ impl Thread<'_> {
                     if post_order {
                         dir.outstanding.fetch_add(1, Ordering::AcqRel);
                     }
-                    self.push(Work::Dir(task));
+                    self.push(Task::Dir(task));
                 }
             } else {
                 batch.push(child);
@@ -199,7 +200,7 @@ impl Thread<'_> {
                     if post_order {
                         dir.outstanding.fetch_add(1, Ordering::AcqRel);
                     }
-                    self.push(Work::Files(dir.clone(), std::mem::take(&mut batch)));
+                    self.push(Task::Files(dir.clone(), std::mem::take(&mut batch)));
                 }
             }
         }
@@ -207,7 +208,7 @@ impl Thread<'_> {
             if post_order {
                 dir.outstanding.fetch_add(1, Ordering::AcqRel);
             }
-            self.push(Work::Files(dir.clone(), batch));
+            self.push(Task::Files(dir.clone(), batch));
         }
         // The reading itself is done.
         self.reader.finish_item(&dir, v)
