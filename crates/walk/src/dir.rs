@@ -1,0 +1,459 @@
+//! Directories: opened with openat relative to the parent, read with
+//! getdents64, their children turned into entries and visits.
+
+use std::ffi::{CStr, CString};
+use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use crate::dirent;
+use crate::ignore_files::IgnoreStack;
+use crate::{
+    cvt, fstat, fstatat, reads_to_the_end, Entry, FileType, Root, Visitor, WalkBuilder, WalkError,
+    WalkErrorKind, WalkState,
+};
+
+/// An open directory and what its children need to know about it.
+pub(crate) struct OpenDir {
+    pub(crate) fd: OwnedFd,
+    pub(crate) path: Vec<u8>,
+    pub(crate) depth: usize,
+    /// The (dev, ino) of this directory and its ancestors, when links are
+    /// followed (for loop detection).
+    pub(crate) ancestors: Option<Arc<Ancestor>>,
+    /// The device of the root, when staying on one file system.
+    pub(crate) root_dev: Option<u64>,
+    pub(crate) ignore: Option<Arc<IgnoreStack>>,
+    /// Work items of this directory not finished yet, itself included
+    /// (post-order walks only).
+    pub(crate) outstanding: AtomicUsize,
+    /// What the directory's own entry needs for its post-order visit.
+    pub(crate) post: Option<PostInfo>,
+    /// A short read of a regular file here means its end (see
+    /// [`reads_to_the_end`]).
+    pub(crate) short_read_is_end: bool,
+}
+
+/// A directory's own entry, kept for its visit after its contents.
+pub(crate) struct PostInfo {
+    pub(crate) parent: Option<Arc<OpenDir>>,
+    pub(crate) name: CString,
+    pub(crate) stat: Option<libc::stat>,
+    pub(crate) followed: bool,
+}
+
+pub(crate) struct Ancestor {
+    pub(crate) dev: u64,
+    pub(crate) ino: u64,
+    pub(crate) parent: Option<Arc<Ancestor>>,
+}
+
+impl Ancestor {
+    fn contains(&self, dev: u64, ino: u64) -> bool {
+        let mut cur = Some(self);
+        while let Some(a) = cur {
+            if a.dev == dev && a.ino == ino {
+                return true;
+            }
+            cur = a.parent.as_deref();
+        }
+        false
+    }
+}
+
+/// A directory to read: a root, or a child of an open directory.
+pub(crate) struct DirTask {
+    pub(crate) parent: Option<Arc<OpenDir>>,
+    pub(crate) name: CString,
+    pub(crate) path: Vec<u8>,
+    pub(crate) depth: usize,
+    /// Opened through a followed symlink (do not use O_NOFOLLOW).
+    pub(crate) followed: bool,
+    pub(crate) stat: Option<libc::stat>,
+}
+
+/// Calls [`Visitor::visit_dir_end`] for the directory `name` in `parent`
+/// (followed or not, with its metadata if known), printed as `path`.
+pub(crate) fn dir_end<V: Visitor>(
+    v: &mut V,
+    (parent, name, followed, stat): (Option<&OpenDir>, &CStr, bool, Option<&libc::stat>),
+    path: &[u8],
+    depth: usize,
+) -> WalkState {
+    let path: &[u8] = if path.is_empty() { b"." } else { path };
+    let entry = Entry {
+        parent: parent.map(|p| p.fd.as_fd()),
+        name,
+        path,
+        depth,
+        file_type: FileType::Dir,
+        followed,
+        stat,
+        link_error: None,
+        short_read_is_end: false,
+    };
+    v.visit_dir_end(&entry)
+}
+
+/// Appends `name` to a directory path the way entries are printed.
+pub(crate) fn join_path(out: &mut Vec<u8>, dir: &[u8], name: &[u8]) {
+    out.clear();
+    out.extend_from_slice(dir);
+    if !dir.is_empty() && !dir.ends_with(b"/") {
+        out.push(b'/');
+    }
+    out.extend_from_slice(name);
+}
+
+/// Shared state of one walk's directory handling, used by both orders.
+pub(crate) struct DirReader<'w> {
+    pub(crate) config: &'w WalkBuilder,
+    pub(crate) buf: dirent::DentBuf,
+    pub(crate) path: Vec<u8>,
+}
+
+/// A child of a directory, as read.
+pub(crate) struct Child {
+    pub(crate) name: CString,
+    pub(crate) file_type: FileType,
+    /// Boxed: it is rarely read during a walk, and children are moved
+    /// around (sorted, batched) in large numbers.
+    pub(crate) stat: Option<Box<libc::stat>>,
+    pub(crate) followed: bool,
+    /// errno of following a symlink that could not be followed.
+    pub(crate) link_error: Option<i32>,
+    /// The inode number from the directory entry.
+    pub(crate) ino: u64,
+}
+
+impl<'w> DirReader<'w> {
+    pub(crate) fn new(config: &'w WalkBuilder) -> DirReader<'w> {
+        DirReader { config, buf: dirent::DentBuf::new(), path: Vec::new() }
+    }
+
+    /// The post-order visit of a directory that could not be read.
+    pub(crate) fn post_visit_task<V: Visitor>(&mut self, task: &DirTask, v: &mut V) -> WalkState {
+        if !self.config.post_order {
+            return WalkState::Continue;
+        }
+        let at = (task.parent.as_deref(), task.name.as_c_str(), task.followed, task.stat.as_ref());
+        dir_end(v, at, &task.path, task.depth)
+    }
+
+    /// The post-order visit of a directory whose contents are all done.
+    pub(crate) fn post_visit_dir<V: Visitor>(&mut self, dir: &OpenDir, v: &mut V) -> WalkState {
+        let Some(post) = &dir.post else { return WalkState::Continue };
+        let at = (post.parent.as_deref(), post.name.as_c_str(), post.followed, post.stat.as_ref());
+        dir_end(v, at, &dir.path, dir.depth)
+    }
+
+    /// Marks one work item of `dir` finished; for each directory whose
+    /// contents are then all done, runs its post-order visit and moves up.
+    pub(crate) fn finish_item<V: Visitor>(&mut self, dir: &Arc<OpenDir>, v: &mut V) -> WalkState {
+        if !self.config.post_order {
+            return WalkState::Continue;
+        }
+        let mut cur = dir.clone();
+        loop {
+            if cur.outstanding.fetch_sub(1, Ordering::AcqRel) != 1 {
+                return WalkState::Continue;
+            }
+            if self.post_visit_dir(&cur, v) == WalkState::Quit {
+                return WalkState::Quit;
+            }
+            match cur.post.as_ref().and_then(|p| p.parent.clone()) {
+                Some(parent) => cur = parent,
+                None => return WalkState::Continue,
+            }
+        }
+    }
+
+    /// Opens a directory task; reports errors and loops to the visitor.
+    pub(crate) fn open_dir<V: Visitor>(
+        &mut self,
+        task: DirTask,
+        v: &mut V,
+    ) -> Result<OpenDir, Box<DirTask>> {
+        let c = self.config;
+        let fd = match &task.parent {
+            None => cvt(unsafe {
+                // SAFETY: a NUL-terminated path.
+                libc::open(
+                    task.name.as_ptr(),
+                    libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC | libc::O_NOCTTY,
+                )
+            }),
+            Some(parent) => {
+                let mut flags = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC;
+                if !task.followed {
+                    flags |= libc::O_NOFOLLOW;
+                }
+                cvt(unsafe {
+                    // SAFETY: the parent descriptor is open (owned by `parent`).
+                    libc::openat(parent.fd.as_raw_fd(), task.name.as_ptr(), flags)
+                })
+            }
+        };
+        let fd = match fd {
+            // SAFETY: a fresh descriptor from open(2).
+            Ok(fd) => unsafe { OwnedFd::from_raw_fd(fd) },
+            Err(e) => {
+                v.error(WalkError { path: task.path.clone(), kind: WalkErrorKind::Io(e) });
+                return Err(Box::new(task));
+            }
+        };
+        let parent = task.parent.as_deref();
+        let mut ancestors = None;
+        let mut root_dev = parent.and_then(|p| p.root_dev);
+        if c.follow_links || c.same_file_system {
+            let st = match fstat(fd.as_raw_fd()) {
+                Ok(st) => st,
+                Err(e) => {
+                    v.error(WalkError { path: task.path.clone(), kind: WalkErrorKind::Io(e) });
+                    return Err(Box::new(task));
+                }
+            };
+            let (dev, ino) = (st.st_dev, st.st_ino);
+            if c.same_file_system {
+                match root_dev {
+                    None => root_dev = Some(dev),
+                    Some(d) if d != dev => return Err(Box::new(task)),
+                    Some(_) => {}
+                }
+            }
+            if c.follow_links {
+                let up = parent.and_then(|p| p.ancestors.clone());
+                if up.as_ref().is_some_and(|a| a.contains(dev, ino)) {
+                    v.error(WalkError { path: task.path.clone(), kind: WalkErrorKind::Loop });
+                    return Err(Box::new(task));
+                }
+                ancestors = Some(Arc::new(Ancestor { dev, ino, parent: up }));
+            }
+        }
+        let ignore = if c.ignore_files {
+            Some(IgnoreStack::enter(parent.and_then(|p| p.ignore.clone()), fd.as_fd(), &task.path))
+        } else {
+            None
+        };
+        let post = c.post_order.then(|| PostInfo {
+            parent: task.parent.clone(),
+            name: task.name.clone(),
+            stat: task.stat,
+            followed: task.followed,
+        });
+        let short_read_is_end = c.file_systems && reads_to_the_end(fd.as_raw_fd());
+        Ok(OpenDir {
+            fd,
+            path: task.path,
+            depth: task.depth,
+            ancestors,
+            root_dev,
+            ignore,
+            outstanding: AtomicUsize::new(1),
+            post,
+            short_read_is_end,
+        })
+    }
+
+    /// Reads all children of `dir`, resolving unknown types and followed links.
+    pub(crate) fn read_children<V: Visitor>(
+        &mut self,
+        dir: &OpenDir,
+        v: &mut V,
+        out: &mut Vec<Child>,
+    ) -> WalkState {
+        out.clear();
+        let c = self.config;
+        let raw = dir.fd.as_raw_fd();
+        let mut result = Ok(());
+        self.buf
+            .read_all(raw, |name, d_type, ino| {
+                let mut file_type = FileType::from_d_type(d_type);
+                let mut stat = None;
+                let mut followed = false;
+                if file_type == FileType::Unknown || (c.follow_links && file_type.is_symlink()) {
+                    let follow = c.follow_links;
+                    match fstatat(raw, name, follow) {
+                        Ok(st) => {
+                            followed = follow && file_type != FileType::Unknown;
+                            file_type = FileType::from_mode(st.st_mode);
+                            stat = Some(Box::new(st));
+                        }
+                        Err(e) => {
+                            if follow {
+                                // A dangling link: report it with its own type.
+                                if let Ok(st) = fstatat(raw, name, false) {
+                                    file_type = FileType::from_mode(st.st_mode);
+                                    // A dangling link is an entry of its own; a
+                                    // link loop (ELOOP) is an error, as in grep and find.
+                                    let dangling = e.raw_os_error() == Some(libc::ENOENT);
+                                    if file_type.is_symlink() && dangling {
+                                        out.push(Child {
+                                            name: name.to_owned(),
+                                            file_type,
+                                            stat: Some(Box::new(st)),
+                                            followed: false,
+                                            link_error: e.raw_os_error(),
+                                            ino,
+                                        });
+                                        return;
+                                    }
+                                }
+                            }
+                            join_path(&mut self.path, &dir.path, name.to_bytes());
+                            let err =
+                                WalkError { path: self.path.clone(), kind: WalkErrorKind::Io(e) };
+                            if v.error(err) == WalkState::Quit {
+                                result = Err(());
+                            }
+                            return;
+                        }
+                    }
+                }
+                out.push(Child {
+                    name: name.to_owned(),
+                    file_type,
+                    stat,
+                    followed,
+                    link_error: None,
+                    ino,
+                });
+            })
+            .unwrap_or_else(|e| {
+                if v.error(WalkError { path: dir.path.clone(), kind: WalkErrorKind::Io(e) })
+                    == WalkState::Quit
+                {
+                    result = Err(());
+                }
+            });
+        if let Some(ig) = &dir.ignore {
+            out.retain(|ch| {
+                join_path(&mut self.path, &dir.path, ch.name.to_bytes());
+                !ig.is_ignored(&self.path, ch.name.to_bytes(), ch.file_type.is_dir())
+            });
+        }
+        if result.is_err() {
+            WalkState::Quit
+        } else {
+            WalkState::Continue
+        }
+    }
+
+    /// Visits one child of `dir`; returns the task for it if it is a directory
+    /// to descend into.
+    pub(crate) fn visit_child<V: Visitor>(
+        &mut self,
+        dir: &Arc<OpenDir>,
+        child: &Child,
+        v: &mut V,
+    ) -> (WalkState, Option<DirTask>) {
+        join_path(&mut self.path, &dir.path, child.name.to_bytes());
+        if let (true, Some(up)) = (child.file_type.is_dir(), &dir.ancestors) {
+            // Back to an ancestor: report the loop instead of the entry (as
+            // GNU find -L does; grep -R only warns). A real subdirectory is on
+            // its parent's device, so its d_ino says enough.
+            let (dev, ino) = match &child.stat {
+                Some(st) => (st.st_dev, st.st_ino),
+                None => (up.dev, child.ino),
+            };
+            if up.contains(dev, ino) {
+                let err = WalkError { path: self.path.clone(), kind: WalkErrorKind::Loop };
+                return (v.error(err), None);
+            }
+        }
+        let entry = Entry {
+            parent: Some(dir.fd.as_fd()),
+            name: &child.name,
+            path: &self.path,
+            depth: dir.depth + 1,
+            file_type: child.file_type,
+            followed: child.followed,
+            stat: child.stat.as_deref(),
+            link_error: child.link_error,
+            short_read_is_end: dir.short_read_is_end,
+        };
+        let state = v.visit(&entry);
+        if child.file_type.is_dir() {
+            if state == WalkState::Continue
+                && self.config.max_depth.is_none_or(|m| dir.depth + 1 < m)
+            {
+                let task = DirTask {
+                    parent: Some(dir.clone()),
+                    name: child.name.clone(),
+                    path: self.path.clone(),
+                    depth: dir.depth + 1,
+                    followed: child.followed,
+                    stat: child.stat.as_deref().copied(),
+                };
+                return (state, Some(task));
+            }
+            if self.config.post_order && state != WalkState::Quit {
+                // Not descended into: its contents are done already.
+                return (v.visit_dir_end(&entry), None);
+            }
+        }
+        (state, None)
+    }
+
+    /// Visits a root; returns the task to read it if it is a directory.
+    pub(crate) fn visit_root<V: Visitor>(
+        &mut self,
+        root: &Root,
+        v: &mut V,
+    ) -> (WalkState, Option<DirTask>) {
+        // Roots follow symlinks (grep -r, find -H and -L), unless told not to (find -P).
+        let mut follow = self.config.follow_roots;
+        let st = match fstatat(libc::AT_FDCWD, &root.open, follow) {
+            Ok(st) => st,
+            // A dangling link named as a root is that link (find -H/-L); opening
+            // it still fails for grep, which reports that.
+            Err(e) if follow && e.raw_os_error() == Some(libc::ENOENT) => {
+                match fstatat(libc::AT_FDCWD, &root.open, false) {
+                    Ok(st) if FileType::from_mode(st.st_mode).is_symlink() => {
+                        follow = false;
+                        st
+                    }
+                    _ => {
+                        let path = root.open.to_bytes().to_vec();
+                        return (v.error(WalkError { path, kind: WalkErrorKind::Io(e) }), None);
+                    }
+                }
+            }
+            Err(e) => {
+                let path = root.open.to_bytes().to_vec();
+                return (v.error(WalkError { path, kind: WalkErrorKind::Io(e) }), None);
+            }
+        };
+        let file_type = FileType::from_mode(st.st_mode);
+        let display: &[u8] = if root.display.is_empty() { b"." } else { &root.display };
+        let entry = Entry {
+            parent: None,
+            name: &root.open,
+            path: display,
+            depth: 0,
+            file_type,
+            followed: follow,
+            stat: Some(&st),
+            link_error: None,
+            short_read_is_end: false,
+        };
+        let state = v.visit(&entry);
+        if file_type.is_dir() {
+            if state == WalkState::Continue && self.config.max_depth != Some(0) {
+                let task = DirTask {
+                    parent: None,
+                    name: root.open.clone(),
+                    path: root.display.clone(),
+                    depth: 0,
+                    followed: true,
+                    stat: Some(st),
+                };
+                return (state, Some(task));
+            }
+            if self.config.post_order && state != WalkState::Quit {
+                return (v.visit_dir_end(&entry), None);
+            }
+        }
+        (state, None)
+    }
+}
