@@ -35,6 +35,10 @@ pub struct Config {
     pub gitignore: bool,
     pub no_messages: bool,
     pub stats: bool,
+    /// No line can be selected (`-m 0`; no pattern at all; `-v ''`): as
+    /// GNU grep, exit 1 without opening a file (unless `-L`, which lists
+    /// every file).
+    pub selects_nothing: bool,
 }
 
 /// `--include`, `--exclude` and `--exclude-dir`.
@@ -134,6 +138,11 @@ impl Config {
             }
         }
 
+        // -E, -F, -G and -P name the matcher once (each may be repeated).
+        let matchers = ["extended", "fixed", "basic", "perl"];
+        if matchers.iter().filter(|id| flag(id)).count() > 1 {
+            return Err("conflicting matchers specified".into());
+        }
         let mut mb = MatcherBuilder::new();
         let syntax = if flag("fixed") {
             Syntax::Fixed
@@ -239,27 +248,35 @@ impl Config {
             })
             .collect();
         if targets.is_empty() {
-            targets.push(if crate::stdin_is_terminal() {
+            // grep -r (and -R) with no path searches ".", whatever stdin is.
+            let recursive = flag("recursive") || flag("dereference");
+            targets.push(if recursive || crate::stdin_is_terminal() {
                 Target::Path { path: b".".to_vec(), display: Vec::new() }
             } else {
                 Target::Stdin
             });
         }
-        // File names are printed when more than one file can be searched.
-        let with_filename = if flag("no_filename") {
-            false
-        } else if flag("with_filename") {
-            true
-        } else {
-            targets.len() > 1
-                || targets.iter().any(|t| match t {
-                    Target::Stdin => false,
-                    Target::Path { path, .. } => {
-                        std::fs::metadata(std::ffi::OsStr::from_bytes(path))
-                            .map(|md| md.is_dir())
-                            .unwrap_or(false)
-                    }
-                })
+        // File names are printed when more than one file can be searched;
+        // of -h and -H, the last one given wins.
+        let last = |id: &str| {
+            let given = m.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
+            m.indices_of(id).and_then(Iterator::max).filter(|_| given)
+        };
+        let with_filename = match (last("no_filename"), last("with_filename")) {
+            (Some(h), Some(big_h)) => big_h > h,
+            (Some(_), None) => false,
+            (None, Some(_)) => true,
+            (None, None) => {
+                targets.len() > 1
+                    || targets.iter().any(|t| match t {
+                        Target::Stdin => false,
+                        Target::Path { path, .. } => {
+                            std::fs::metadata(std::ffi::OsStr::from_bytes(path))
+                                .map(|md| md.is_dir())
+                                .unwrap_or(false)
+                        }
+                    })
+            }
         };
         let printer = PrinterConfig {
             mode,
@@ -275,6 +292,13 @@ impl Config {
             escape_names: stdout_tty,
         };
         let sorted = m.get_one::<String>("sort").map(String::as_str) == Some("path");
+        // GNU grep's rule: -m 0, or one empty pattern with -v (no pattern
+        // at all counts as the empty one inverted), without -x or -w.
+        let only_empty = patterns.len() == 1 && patterns[0].is_empty();
+        let no_line = (patterns.is_empty() && !invert)
+            || (only_empty && invert && !flag("line") && !flag("word"));
+        let selects_nothing =
+            (searcher.max_count == Some(0) || no_line) && mode != OutputMode::FilesWithoutMatch;
         Ok(Config {
             matcher,
             searcher,
@@ -289,6 +313,7 @@ impl Config {
             gitignore: flag("gitignore"),
             no_messages: flag("no_messages"),
             stats: flag("stats"),
+            selects_nothing,
         })
     }
 }

@@ -60,6 +60,9 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if cfg.selects_nothing {
+        return ExitCode::from(1);
+    }
     raise_open_file_limit();
     let out = output::Stdout::new(&cfg);
     let ctx = grep::Context::new(&cfg, &out);

@@ -304,14 +304,6 @@ engines!(stdin_dash_with_count_and_list, |e| {
     t.parity(e).args(["-c", "foo", "-", "a.txt"]).stdin("foo\nfoo\n").check();
     t.parity(e).args(["-L", "foo", "-", "a.txt"]).stdin("bar\n").check();
 });
-engines!(no_path_reads_stdin_even_with_recursive, |e| {
-    // trawl's intended difference: grep -r without a path searches ".".
-    let t = Tree::new();
-    t.file("file.txt", "foo in a file\n");
-    let r =
-        t.trawl().args(crate::util::engine_flags(e)).args(["-r", "foo"]).stdin("foo stdin\n").run();
-    r.assert_code(0).assert_stdout("foo stdin\n");
-});
 engines!(color_always_without_erase_line, |e| {
     basic()
         .parity(e)
@@ -341,4 +333,63 @@ engines!(color_always_with_several_patterns_and_word, |e| {
         .grep_syntax("-E")
         .exact()
         .check();
+});
+
+// ---------------------------------------------------------------------
+// GNU grep behaviours users rely on (issue 13), each against GNU grep.
+
+// Of -h and -H, the last one given wins (trawl let -h win whatever the
+// order).
+engines!(no_filename_and_with_filename_the_last_wins, |e| {
+    let t = basic();
+    for args in [["-h", "-H", "x"], ["-H", "-h", "x"]] {
+        t.parity(e).stdin("x\n").args(args).check();
+    }
+    t.parity(e).args(["-h", "-H", "foo", "."]).check();
+    t.parity(e).args(["-H", "-h", "foo", "."]).check();
+});
+
+// Two different matcher options are an error (trawl let -F win, and -G
+// win over -E, whatever the order); one repeated is not.
+engines!(conflicting_matchers_are_an_error, |e| {
+    let t = basic();
+    for pair in [["-E", "-F"], ["-F", "-E"], ["-G", "-E"], ["-E", "-G"], ["-F", "-G"]] {
+        let c = t.parity(e).stdin("x\n").args(pair).args(["x"]).errors_expected().check();
+        c.trawl.assert_code(2);
+    }
+    t.parity(e).syntax("-F").stdin("x\n").args(["-F", "x"]).check();
+});
+
+// When no line can be selected (-m 0; no pattern at all; -v with the empty
+// pattern), grep exits 1 without opening a file: trawl reported the
+// missing file and exited 2. -L still lists every file; -v with no
+// pattern selects every line.
+engines!(nothing_selectable_opens_no_file, |e| {
+    let t = basic();
+    for args in [
+        &["-m0", "y", "no/such"][..],
+        &["-c", "-m0", "foo", "."],
+        &["-f", "/dev/null", "no/such"],
+        &["-c", "-f", "/dev/null", "."],
+        &["-v", "", "no/such"],
+        &["-c", "-v", "", "."],
+    ] {
+        t.parity(e).args(args).check().trawl.assert_code(1).assert_stdout("");
+    }
+    t.parity(e).args(["-L", "-f", "/dev/null", "."]).check();
+    t.parity(e).args(["-c", "-v", "-f", "/dev/null", "."]).check();
+    // -x and -w keep the empty pattern meaningful: the file is opened.
+    t.parity(e).args(["-v", "-x", "", "no/such"]).errors_expected().check();
+});
+
+// -r with no path searches "." even when standard input is not a terminal
+// (cron jobs, `ssh host cmd </dev/null`, editors): trawl read standard
+// input instead.
+engines!(recursive_without_a_path_searches_the_current_directory, |e| {
+    let t = basic();
+    for flag in ["-r", "-R"] {
+        t.parity(e).stdin("foo from stdin\n").args([flag, "-n", "foo"]).check();
+    }
+    // Without -r, standard input as before.
+    t.parity(e).stdin("foo from stdin\n").args(["foo"]).check();
 });
