@@ -42,10 +42,31 @@ impl Default for Colors {
 }
 
 impl Colors {
+    /// grep's defaults changed by the deprecated GREP_COLOR (`legacy`: the
+    /// match color, when it is only digits and `;`), then by GREP_COLORS;
+    /// also whether GREP_COLOR still colors a match after both (grep then
+    /// warns that it is deprecated).
+    pub fn from_env(legacy: Option<&str>, spec: Option<&str>, invert: bool) -> (Colors, bool) {
+        let mut base = Colors::default();
+        let legacy =
+            legacy.filter(|v| !v.is_empty() && v.bytes().all(|b| b.is_ascii_digit() || b == b';'));
+        if let Some(v) = legacy {
+            base.selected_match = v.into();
+            base.context_match = v.into();
+        }
+        let c = Colors::from_grep_colors_over(base, spec, invert);
+        let in_effect = legacy.is_some_and(|v| c.selected_match == v || c.context_match == v);
+        (c, in_effect)
+    }
+
     /// grep's defaults changed by a GREP_COLORS value such as
     /// `ms=01;32:fn=34:ne`; `rv` swaps `sl` and `cx` when `invert` is on.
     pub fn from_grep_colors(spec: Option<&str>, invert: bool) -> Colors {
-        let mut c = Colors::default();
+        Colors::from_grep_colors_over(Colors::default(), spec, invert)
+    }
+
+    fn from_grep_colors_over(base: Colors, spec: Option<&str>, invert: bool) -> Colors {
+        let mut c = base;
         let mut reverse = false;
         for item in spec.unwrap_or("").split(':') {
             let (key, val) = item.split_once('=').unwrap_or((item, ""));

@@ -198,7 +198,16 @@ impl Config {
             _ => stdout_tty && std::env::var_os("TERM").is_some_and(|t| t != "dumb"),
         };
         let colors = (colors && !json).then(|| {
-            Colors::from_grep_colors(std::env::var("GREP_COLORS").ok().as_deref(), invert)
+            let legacy = std::env::var("GREP_COLOR").ok();
+            let spec = std::env::var("GREP_COLORS").ok();
+            let (c, legacy_in_effect) =
+                Colors::from_env(legacy.as_deref(), spec.as_deref(), invert);
+            if let Some(v) = legacy.filter(|_| legacy_in_effect) {
+                eprintln!(
+                    "trawl: warning: GREP_COLOR='{v}' is deprecated; use GREP_COLORS='mt={v}'"
+                );
+            }
+            c
         });
         let binary = if flag("text") {
             BinaryMode::Text

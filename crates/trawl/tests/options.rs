@@ -393,3 +393,19 @@ engines!(recursive_without_a_path_searches_the_current_directory, |e| {
     // Without -r, standard input as before.
     t.parity(e).stdin("foo from stdin\n").args(["foo"]).check();
 });
+
+// The deprecated GREP_COLOR colors matches (trawl ignored it), unless
+// GREP_COLORS sets the match color; while it has an effect, a warning.
+engines!(grep_color_colors_matches_with_a_warning, |e| {
+    let t = basic();
+    for (legacy, colors) in
+        [("36", None), ("01;32", Some("sl=1")), ("36", Some("mt=35")), ("x", None)]
+    {
+        let mut p = t.parity(e).stdin("x foo\n").args(["--color=always", "foo"]).exact();
+        p = p.env("GREP_COLOR", legacy);
+        if let Some(c) = colors {
+            p = p.env("GREP_COLORS", c);
+        }
+        p.check();
+    }
+});
