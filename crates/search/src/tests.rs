@@ -1,6 +1,8 @@
 //! The searcher against a naive line-by-line reference.
 
 use super::*;
+use crate::config::READ_SIZE;
+use memchr::{memchr, memrchr};
 use trawl_matcher::{AnyMatcher, MatcherBuilder};
 
 /// Mapping on or off.

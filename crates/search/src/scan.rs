@@ -1,0 +1,348 @@
+//! One search of one input: the loop that hands whole buffers to the
+//! matcher and turns its matches into selected lines. Its parts, each a
+//! small type or a step of the loop, are in the submodules: refilling the
+//! buffer, binary detection, line numbers, context, and streaming a line
+//! too long to hold.
+
+use std::io::Read;
+
+use memchr::{memchr, memrchr};
+use trawl_matcher::Matcher;
+
+use crate::{LineInfo, Part, SearchError, SearchSummary, SearcherConfig, Sink, LONG_LINE};
+
+mod binary;
+mod buffer;
+mod context;
+mod lines;
+mod long_line;
+
+use binary::Binary;
+pub(crate) use buffer::Buf;
+use context::Printed;
+pub use lines::count_newlines;
+use lines::LineCounter;
+use long_line::Streamed;
+
+/// The state of one search. Positions are indexes into `buf`; `base` is the
+/// file offset of `buf[0]`.
+pub(crate) struct Scan<'a, M, S, R> {
+    config: &'a SearcherConfig,
+    matcher: &'a M,
+    sink: &'a mut S,
+    reader: R,
+    buf: Buf<'a>,
+    base: u64,
+    /// Bytes of `buf` holding data.
+    len: usize,
+    eof: bool,
+    /// Bytes read.
+    bytes: u64,
+    /// Bytes at the buffer's start read before the search began (the
+    /// first read of a file whose size was unknown): the first fill
+    /// treats them as read by itself.
+    prefilled: usize,
+    /// Start of the first line not yet searched.
+    pos: usize,
+    /// What was printed: where, and what context is owed.
+    printed: Printed,
+    /// Line numbers, counted as far as needed.
+    lines: LineCounter,
+    /// Where the file turned binary.
+    binary: Binary,
+    selected: u64,
+    /// `-m` reached: only trailing context is still wanted.
+    done: bool,
+    /// The part whose lines are selected ([`Part::WHOLE`] but for chunks).
+    part: Part,
+    /// A mapped file held a NUL to rewrite, or a line to stream: search it
+    /// from a reader instead.
+    needs_copy: bool,
+}
+
+/// Whether to go on after a step.
+pub(crate) type Flow = Result<bool, SearchError>;
+
+impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
+    /// A search of `reader` (or of the mapping in `buf`) whose first
+    /// `prefilled` bytes are already in `buf`.
+    pub(crate) fn new(
+        config: &'a SearcherConfig,
+        matcher: &'a M,
+        sink: &'a mut S,
+        reader: R,
+        buf: Buf<'a>,
+        part: Part,
+        prefilled: usize,
+    ) -> Self {
+        Scan {
+            config,
+            matcher,
+            sink,
+            reader,
+            buf,
+            base: 0,
+            len: prefilled,
+            eof: false,
+            bytes: 0,
+            prefilled,
+            pos: 0,
+            printed: Printed::default(),
+            lines: LineCounter::new(&part),
+            binary: Binary::new(&part),
+            selected: 0,
+            done: false,
+            part,
+            needs_copy: false,
+        }
+    }
+
+    /// Searches to the end (or the part's), and sums up.
+    pub(crate) fn run(&mut self) -> Result<SearchSummary, SearchError> {
+        let summary = self.search()?;
+        Ok(self.finish_part(summary))
+    }
+
+    /// Whether a mapped search stopped for a NUL to rewrite or a line to
+    /// stream: the part must then be searched from a reader.
+    pub(crate) fn needs_copy(&self) -> bool {
+        self.needs_copy
+    }
+
+    fn summary(&self) -> SearchSummary {
+        SearchSummary {
+            selected: self.selected,
+            bytes: self.bytes,
+            binary_offset: self.binary.offset,
+            part_lines: (None, None),
+        }
+    }
+
+    /// Completes the summary of a part: the line number at its end, when the
+    /// search got that far.
+    fn finish_part(&mut self, mut s: SearchSummary) -> SearchSummary {
+        if self.part.end != u64::MAX
+            && self.config.line_numbers
+            && self.lines.part_ends.1.is_none()
+            && self.part.end >= self.base
+        {
+            let end = self.part.end - self.base;
+            if end <= self.len as u64 {
+                self.count_lines_to(end as usize);
+                if self.lines.counted_to == end as usize && self.lines.part_ends.1.is_none() {
+                    self.lines.part_ends.1 = Some(self.lines.number);
+                }
+            } else if self.eof {
+                self.count_lines_to(self.len);
+                self.lines.part_ends.1 = Some(self.lines.number);
+            }
+        }
+        s.part_lines = self.lines.part_ends;
+        s
+    }
+
+    fn search(&mut self) -> Result<SearchSummary, SearchError> {
+        loop {
+            if !self.fill()? {
+                // -I met a NUL byte: the rest of the file does not count.
+                return Ok(self.summary());
+            }
+            if std::mem::take(&mut self.binary.check_deferred) {
+                let hay = &self.buf[..self.len];
+                if self.matcher.find_at(hay, 0).map_err(SearchError::Match)?.is_none() {
+                    return Ok(self.summary());
+                }
+                self.detect_binary(0);
+            }
+            let end = if self.eof {
+                self.len
+            } else {
+                match memrchr(b'\n', &self.buf[self.pos..self.len]) {
+                    // A line begun before the part runs past its end: the
+                    // part holds no line start.
+                    None if self.base + (self.pos as u64) < self.part.start
+                        && self.base + self.len as u64 >= self.part.end =>
+                    {
+                        if self.config.line_numbers {
+                            self.count_lines_to(self.pos);
+                            self.lines.part_ends =
+                                (Some(self.lines.number), Some(self.lines.number));
+                        }
+                        return Ok(self.summary());
+                    }
+                    Some(i) => self.pos + i + 1,
+                    // Only after-context is wanted, and lines are not printed.
+                    None if self.done && self.config.lines_unneeded => {
+                        return Ok(self.summary());
+                    }
+                    None if self.config.lines_unneeded
+                        && self.len - self.pos >= LONG_LINE
+                        && self.base + self.pos as u64 >= self.part.start =>
+                    {
+                        match self.stream_long_line()? {
+                            Streamed::Unsupported => continue,
+                            Streamed::SkipFile => return Ok(self.summary()),
+                            Streamed::Line(info, matched) => {
+                                let go_on =
+                                    matched == self.config.invert || self.select_streamed(info)?;
+                                if !go_on || self.done || (self.eof && self.pos == self.len) {
+                                    return Ok(self.summary());
+                                }
+                                continue;
+                            }
+                        }
+                    }
+                    // No complete line yet: read more (growing the buffer).
+                    None => continue,
+                }
+            };
+            let go_on = if self.done {
+                self.trailing_context(end)?
+            } else if self.part == Part::WHOLE {
+                self.search_lines(end)?
+            } else {
+                self.search_in_part(end)?
+            };
+            self.pos = end;
+            if !go_on || self.eof || (self.done && self.printed.after_left == 0) {
+                return Ok(self.summary());
+            }
+            self.roll();
+        }
+    }
+
+    /// Searches `pos..end` for selected lines.
+    fn search_lines(&mut self, end: usize) -> Flow {
+        if self.config.invert {
+            self.search_inverted(end)
+        } else {
+            self.search_matches(end)
+        }
+    }
+
+    /// Searches the lines of `pos..end` that start inside the part; once
+    /// past its end, only after-context is still wanted.
+    fn search_in_part(&mut self, end: usize) -> Flow {
+        // Lines begun before the part are left for before-context.
+        let start = self.part.start.saturating_sub(self.base);
+        if (self.pos as u64) < start {
+            let s = (start - 1) as usize;
+            match self.buf.get(s..end).and_then(|b| memchr(b'\n', b)) {
+                Some(i) => self.pos = s + i + 1,
+                None => return Ok(true),
+            }
+        }
+        let stop = self.part.end.saturating_sub(self.base);
+        if stop >= end as u64 {
+            return self.search_lines(end);
+        }
+        // Lines from the first one starting at or after the part's end are
+        // only context.
+        let clip = match (stop as usize).checked_sub(1) {
+            Some(s) if s >= self.pos => memchr(b'\n', &self.buf[s..end]).map_or(end, |i| s + i + 1),
+            _ => self.pos,
+        };
+        if !self.search_lines(clip)? {
+            return Ok(false);
+        }
+        self.done = true;
+        self.trailing_context(end)
+    }
+
+    fn count_lines_to(&mut self, at: usize) {
+        self.lines.count_to(&self.buf, self.base, &self.part, at);
+    }
+
+    fn info(&mut self, line_start: usize) -> LineInfo {
+        let line_number = if self.config.line_numbers {
+            self.count_lines_to(line_start);
+            Some(self.lines.number)
+        } else {
+            None
+        };
+        LineInfo { offset: self.base + line_start as u64, line_number }
+    }
+
+    /// The end of the line containing `at` (after its `\n`, or `end`).
+    fn next_line(&self, at: usize, end: usize) -> usize {
+        memchr(b'\n', &self.buf[at..end]).map_or(end, |i| at + i + 1)
+    }
+
+    /// Searches `pos..end` for matching lines.
+    fn search_matches(&mut self, end: usize) -> Flow {
+        let mut at = self.pos;
+        while at < end {
+            let m = self.matcher.find_at(&self.buf[..end], at).map_err(SearchError::Match)?;
+            let Some(m) = m else { break };
+            // A match at `end` after a newline belongs to a line not read yet.
+            if m.start > end || (m.start == end && self.buf[end - 1] == b'\n') {
+                break;
+            }
+            let ls = memrchr(b'\n', &self.buf[at..m.start]).map_or(at, |i| at + i + 1);
+            let next = self.next_line(m.end.max(ls), end);
+            if !self.select(ls, next)? {
+                return Ok(false);
+            }
+            if self.done {
+                return self.trailing_context(end);
+            }
+            at = next;
+        }
+        self.trailing_context(end)
+    }
+
+    /// Searches `pos..end` for lines that do not match (`-v`).
+    fn search_inverted(&mut self, end: usize) -> Flow {
+        let mut at = self.pos;
+        while at < end {
+            let m = self.matcher.find_at(&self.buf[..end], at).map_err(SearchError::Match)?;
+            let (mls, mnext) = match m {
+                Some(m) if m.start < end || (m.start == end && self.buf[end - 1] != b'\n') => {
+                    let ls = memrchr(b'\n', &self.buf[at..m.start]).map_or(at, |i| at + i + 1);
+                    (ls, self.next_line(m.end.max(ls), end))
+                }
+                _ => (end, end),
+            };
+            while at < mls {
+                let next = self.next_line(at, mls);
+                if !self.select(at, next)? {
+                    return Ok(false);
+                }
+                if self.done {
+                    return self.trailing_context(end);
+                }
+                at = next;
+            }
+            at = mnext;
+        }
+        self.trailing_context(end)
+    }
+
+    /// Handles the selected line `ls..next`: context before it, the line,
+    /// and the `-m` count.
+    fn select(&mut self, ls: usize, next: usize) -> Flow {
+        self.selected += 1;
+        if self.config.max_count.is_some_and(|m| self.selected >= m) {
+            self.done = true;
+        }
+        if self.base + ls as u64 >= self.binary.line {
+            // Text lines owed as after-context come first.
+            let text_end = self.binary.line.saturating_sub(self.base) as usize;
+            if !self.after_context_until(text_end.min(ls))? {
+                return Ok(false);
+            }
+            self.printed.after_left = 0;
+            let info = self.info(ls);
+            self.printed.end = next;
+            return Ok(self.sink.binary_matched(info)?);
+        }
+        if !self.context_before(ls)? {
+            return Ok(false);
+        }
+        let info = self.info(ls);
+        self.printed.any = true;
+        self.printed.end = next;
+        self.printed.after_left = self.config.after_context;
+        Ok(self.sink.matched(&self.buf[ls..next], info)?)
+    }
+}

@@ -1,0 +1,161 @@
+//! The buffer a search looks at, and refilling it: reading more (growing it
+//! for a long line), or widening the window over a mapped file; rolling the
+//! unsearched tail to the front.
+
+use std::io::{self, Read};
+
+use memchr::memrchr;
+use trawl_matcher::Matcher;
+
+use super::Scan;
+use crate::{BinaryMode, Part, SearchError, Sink};
+
+/// Bytes of a mapped file looked at at a time (they stay in the L1 cache
+/// between binary detection and the search; measured on 1.8 GB: 5% faster
+/// than 256 KiB).
+const MAPPED_WINDOW: usize = 32 * 1024;
+
+/// Bytes read at a time past the end of a part (for its last line and
+/// after-context).
+const MARGIN_READ: usize = 64 * 1024;
+
+/// The bytes a search looks at: a buffer it reads into, or a mapped file.
+pub(crate) enum Buf<'a> {
+    /// Read into; its length is its capacity.
+    Owned(&'a mut Vec<u8>),
+    /// The file from the part's origin to its end; `off` bytes of it were
+    /// dropped (as a buffer drops bytes by moving its tail to the front).
+    Mapped { data: &'a [u8], off: usize },
+}
+
+impl Buf<'_> {
+    /// Makes room for at least `len` bytes (a mapping has it all).
+    fn grow(&mut self, len: usize) {
+        if let Buf::Owned(v) = self {
+            v.resize(len, 0);
+        }
+    }
+
+    /// Drops the first `keep` bytes, of which `len` hold data.
+    fn drop_front(&mut self, keep: usize, len: usize) {
+        match self {
+            Buf::Owned(v) => v.copy_within(keep..len, 0),
+            Buf::Mapped { off, .. } => *off += keep,
+        }
+    }
+}
+
+impl std::ops::Deref for Buf<'_> {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            Buf::Owned(v) => v,
+            Buf::Mapped { data, off } => &data[*off..],
+        }
+    }
+}
+
+impl<M: Matcher, S: Sink, R: Read> Scan<'_, M, S, R> {
+    /// Reads more data after `len`, growing the buffer when it is full.
+    /// Returns false when a binary file must be skipped (`-I`).
+    pub(super) fn fill(&mut self) -> Result<bool, SearchError> {
+        if self.config.cancel.is_cancelled() {
+            return Err(SearchError::Io(io::Error::from(io::ErrorKind::Interrupted)));
+        }
+        let read_size = self.config.read_size();
+        let prefilled = std::mem::take(&mut self.prefilled);
+        if prefilled == 0 && self.buf.len() - self.len < read_size / 2 + 1 {
+            let new_len = (self.buf.len() * 2).max(self.len + read_size);
+            self.buf.grow(new_len);
+        }
+        let start = self.len - prefilled;
+        // Fill the buffer up: fewer matcher calls, and a small file in one go.
+        // A part is read to its end, then a little at a time past it.
+        let mut limit = self.buf.len();
+        if self.part.end != u64::MAX {
+            let at = self.base + self.len as u64;
+            let want = if at < self.part.end {
+                (self.part.end - at).min(limit as u64) as usize
+            } else {
+                // As much as the unfinished line holds: a long line is
+                // read in doubling pieces, not rescanned 64 KiB at a time.
+                MARGIN_READ.max(self.len - self.pos)
+            };
+            limit = limit.min(self.len + want);
+        }
+        if let Buf::Mapped { .. } = self.buf {
+            // A little at a time, so the search finds the bytes binary
+            // detection just brought into the cache; an unfinished line
+            // doubles it, as it grows a buffer.
+            let window = MAPPED_WINDOW.min(read_size).max(self.len - self.pos);
+            self.len = limit.min(self.len + window);
+            self.eof = self.len == self.buf.len();
+        }
+        while let Buf::Owned(buf) = &mut self.buf {
+            if self.len >= limit {
+                break;
+            }
+            match self.reader.read(&mut buf[self.len..limit]) {
+                Ok(0) => {
+                    self.eof = true;
+                    break;
+                }
+                Ok(n) => {
+                    self.len += n;
+                    if self.config.stream {
+                        break;
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    self.eof = true;
+                    break;
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        self.bytes += (self.len - start) as u64;
+        // A whole file in one read, and a pattern a NUL cannot help to
+        // match (no line anchors; `-v` selects the pieces a NUL cuts a line
+        // into): if the file has no match, whether it holds a NUL does not
+        // matter, so `search` looks for a match first.
+        if start == 0
+            && self.base == 0
+            && self.eof
+            && self.part == Part::WHOLE
+            && self.config.binary == BinaryMode::Detect
+            && !self.config.invert
+            && matches!(self.buf, Buf::Owned(_))
+            && self.matcher.unanchored()
+        {
+            self.binary.check_deferred = true;
+            return Ok(true);
+        }
+        Ok(self.detect_binary(start))
+    }
+
+    /// Moves the unsearched tail (and lines kept for before-context) to the
+    /// front of the buffer.
+    pub(super) fn roll(&mut self) {
+        let mut keep = self.pos;
+        let mut n = self.config.before_context;
+        while n > 0 && keep > self.printed.end {
+            keep = memrchr(b'\n', &self.buf[self.printed.end..keep - 1])
+                .map_or(self.printed.end, |i| self.printed.end + i + 1);
+            n -= 1;
+        }
+        if self.config.line_numbers {
+            self.count_lines_to(keep);
+        }
+        if self.printed.end < keep {
+            self.printed.dropped_unprinted = true;
+        }
+        self.buf.drop_front(keep, self.len);
+        self.base += keep as u64;
+        self.len -= keep;
+        self.pos -= keep;
+        self.printed.end = self.printed.end.saturating_sub(keep);
+        self.lines.dropped(keep);
+    }
+}
