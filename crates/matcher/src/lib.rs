@@ -25,15 +25,16 @@
 //! ```
 #![deny(missing_docs)]
 
-mod bre;
+mod dialect;
 mod fixed;
 mod fold;
 mod pcre;
 mod rust;
+mod tokens;
 
 use std::fmt;
 
-pub use crate::bre::{bre_to_perl, copy_bracket, push_literal};
+pub use crate::dialect::{to_perl, Dialect, Flavor};
 pub use crate::fixed::FixedMatcher;
 pub use crate::pcre::PcreMatcher;
 pub use crate::rust::RustMatcher;
@@ -245,7 +246,12 @@ impl MatcherBuilder {
                 sorted.sort_by_key(|p| std::cmp::Reverse(p.len()));
                 sorted.iter().map(|p| escape_bytes(p)).collect()
             }
-            Syntax::Basic => lines.iter().map(|p| bre_to_perl(&bytes_to_pattern(p))).collect(),
+            // Spelled for PCRE2: `\<` and `\>` need its lookarounds, so the
+            // Rust engine declines a pattern holding them.
+            Syntax::Basic => lines
+                .iter()
+                .map(|p| to_perl(&bytes_to_pattern(p), Dialect::Basic, Flavor::Pcre))
+                .collect(),
             Syntax::Perl => lines.iter().map(|p| bytes_to_pattern(p)).collect(),
         };
 
@@ -357,15 +363,14 @@ impl Matcher for AnyMatcher {
 /// Whether a pattern contains an uppercase ASCII letter that is not part of
 /// an escape such as `\S` or `\W` (for `--smart-case`).
 pub fn pattern_has_uppercase_letter(pattern: &[u8]) -> bool {
-    let mut i = 0;
-    while i < pattern.len() {
-        match pattern[i] {
-            b'\\' => i += 2,
-            b if b.is_ascii_uppercase() => return true,
-            _ => i += 1,
+    let text = String::from_utf8_lossy(pattern);
+    tokens::tokens(&text, tokens::Brackets::Perl).any(|t| match t.kind {
+        tokens::TokenKind::Char { c, .. } => c.is_ascii_uppercase(),
+        tokens::TokenKind::PosixClass { end } => {
+            text[t.at..end].bytes().any(|b| b.is_ascii_uppercase())
         }
-    }
-    false
+        _ => false,
+    })
 }
 
 /// Turns pattern bytes into pattern text: invalid UTF-8 bytes become `\xHH`

@@ -2,6 +2,7 @@
 
 use pcre2::bytes::{Regex, RegexBuilder};
 
+use crate::tokens::{tokens, Brackets, TokenKind};
 use crate::{Error, ErrorKind, Match, Matcher, Options};
 
 /// A pattern compiled by PCRE2 (with JIT where available), in the C locale:
@@ -127,50 +128,23 @@ fn line_end(hay: &[u8], pos: usize) -> usize {
 fn classify(pattern: &str) -> Mode {
     let b = pattern.as_bytes();
     let mut mode = Mode::Direct;
-    let mut i = 0;
-    let mut in_class = false;
-    while i < b.len() {
-        let c = b[i];
-        let next = b.get(i + 1).copied();
-        if c == b'\\' {
-            // \A \z \Z \G anchor to the subject; \g and \k without a brace may
-            // be subroutine calls.
-            let anchor = matches!(next, Some(b'A' | b'z' | b'Z' | b'G'));
-            let call = matches!(next, Some(b'g' | b'k')) && b.get(i + 2) != Some(&b'{');
-            if anchor || call {
-                return Mode::LineByLine;
+    for t in tokens(pattern, Brackets::Perl) {
+        let next = b.get(t.at + 1).copied();
+        match t.kind {
+            // \A \z \Z \G anchor to the subject; \g and \k without a brace
+            // may be subroutine calls.
+            TokenKind::Escape(Some('A' | 'z' | 'Z' | 'G')) => return Mode::LineByLine,
+            TokenKind::Escape(Some('g' | 'k')) if b.get(t.at + 2) != Some(&b'{') => {
+                return Mode::LineByLine
             }
-            i += 2;
-            continue;
-        }
-        if in_class {
-            if c == b']' {
-                in_class = false;
-            } else if c == b'[' && next == Some(b':') {
-                if let Some(end) = memchr::memmem::find(&b[i..], b":]") {
-                    i += end + 2;
-                    continue;
-                }
+            TokenKind::Char { c: '*' | '+' | '?' | '}', in_class: false } if next == Some(b'+') => {
+                return Mode::LineByLine
             }
-            i += 1;
-            continue;
-        }
-        match c {
-            b'[' => {
-                in_class = true;
-                i += 1;
-                if b.get(i) == Some(&b'^') {
-                    i += 1;
-                }
-                if b.get(i) == Some(&b']') {
-                    i += 1;
-                }
-                continue;
+            TokenKind::Char { c: '(', in_class: false } if next == Some(b'*') => {
+                return Mode::LineByLine
             }
-            b'*' | b'+' | b'?' | b'}' if next == Some(b'+') => return Mode::LineByLine,
-            b'(' if next == Some(b'*') => return Mode::LineByLine,
-            b'(' if next == Some(b'?') => {
-                let rest = &b[i + 2..];
+            TokenKind::Char { c: '(', in_class: false } if next == Some(b'?') => {
+                let rest = &b[t.at + 2..];
                 if rest.starts_with(b"=") || rest.starts_with(b"<=") {
                     mode = mode.max(Mode::ConfirmAlways);
                 } else if rest.starts_with(b":")
@@ -200,7 +174,6 @@ fn classify(pattern: &str) -> Mode {
             }
             _ => {}
         }
-        i += 1;
     }
     mode
 }

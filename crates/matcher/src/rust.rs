@@ -13,6 +13,7 @@ use regex_syntax::hir::literal::{ExtractKind, Extractor, Seq};
 use regex_syntax::hir::{self, Class, ClassBytes, ClassBytesRange, Hir, HirKind, Look};
 
 use crate::fold::{FoldByte, FoldFinder};
+use crate::tokens::{tokens, Brackets, Token, TokenKind};
 use crate::{Error, ErrorKind, LineStream, Match, Matcher, Options};
 
 /// A pattern compiled by `regex-automata`, searching bytes.
@@ -389,76 +390,25 @@ fn to_line_semantics(hir: Hir) -> Hir {
 /// differently).
 pub(crate) fn has_rust_meaning(pattern: &str) -> bool {
     let b = pattern.as_bytes();
-    let mut i = 0;
-    let mut in_class = false;
-    let mut class_start = 0;
-    while i < b.len() {
-        let c = b[i];
-        if c == b'\\' {
-            match b.get(i + 1) {
-                Some(b'v' | b'<' | b'>' | b'Q' | b'E') => return false,
-                Some(b'b' | b'B') if b.get(i + 2) == Some(&b'{') => return false,
-                _ => {}
-            }
-            i += 2;
-            continue;
+    let after = |t: &Token, n: usize| b.get(t.at + n).copied();
+    tokens(pattern, Brackets::Perl).all(|t| match t.kind {
+        TokenKind::Escape(Some('v' | '<' | '>' | 'Q' | 'E')) => false,
+        TokenKind::Escape(Some('b' | 'B')) => after(&t, 2) != Some(b'{'),
+        // A nested class (a POSIX class is a token of its own).
+        TokenKind::Char { c: '[', in_class: true } => false,
+        TokenKind::Char { c: c @ ('&' | '-' | '~'), in_class: true } => {
+            after(&t, 1) != Some(c as u8)
         }
-        if in_class {
-            match c {
-                b'[' => {
-                    if b.get(i + 1) == Some(&b':') {
-                        // A POSIX class such as [:alpha:]: skip to its end.
-                        match find(b, i + 2, b":]") {
-                            Some(end) => i = end + 2,
-                            None => return false,
-                        }
-                        continue;
-                    }
-                    return false;
-                }
-                b']' if i > class_start => in_class = false,
-                b'&' | b'-' | b'~' if b.get(i + 1) == Some(&c) => return false,
-                _ => {}
-            }
-            i += 1;
-            continue;
-        }
-        match c {
-            b'[' => {
-                in_class = true;
-                i += 1;
-                if b.get(i) == Some(&b'^') {
-                    i += 1;
-                }
-                // A ']' right after '[' or '[^' is a literal member.
-                class_start = i;
-                if b.get(i) == Some(&b']') {
-                    i += 1;
-                }
-                continue;
-            }
-            b'{' if b.get(i + 1) == Some(&b',') => return false,
-            // Possessive quantifiers: Rust reads `x++` as `(x+)+`.
-            b'*' | b'+' | b'?' | b'}' if b.get(i + 1) == Some(&b'+') => return false,
-            b'(' if b.get(i + 1) == Some(&b'?') => {
-                // Inline flags: extended mode differs between the dialects.
-                let mut j = i + 2;
-                while j < b.len() && (b[j].is_ascii_alphabetic() || b[j] == b'-') {
-                    if b[j] == b'x' {
-                        return false;
-                    }
-                    j += 1;
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    true
-}
-
-fn find(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-    memchr::memmem::find(hay.get(from..)?, needle).map(|p| p + from)
+        TokenKind::Char { c: '{', in_class: false } => after(&t, 1) != Some(b','),
+        // Possessive quantifiers: Rust reads `x++` as `(x+)+`.
+        TokenKind::Char { c: '*' | '+' | '?' | '}', in_class: false } => after(&t, 1) != Some(b'+'),
+        // Inline flags: extended mode differs between the dialects.
+        TokenKind::Char { c: '(', in_class: false } if after(&t, 1) == Some(b'?') => !b[t.at + 2..]
+            .iter()
+            .take_while(|c| c.is_ascii_alphabetic() || **c == b'-')
+            .any(|c| *c == b'x'),
+        _ => true,
+    })
 }
 
 #[cfg(test)]
