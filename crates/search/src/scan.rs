@@ -19,29 +19,19 @@ mod long_line;
 
 use binary::Binary;
 pub(crate) use buffer::Buf;
+use buffer::Window;
 use context::Printed;
 pub use lines::count_newlines;
 use lines::LineCounter;
 use long_line::Streamed;
 
-/// The state of one search. Positions are indexes into `buf`; `base` is the
-/// file offset of `buf[0]`.
+/// The state of one search. Positions are indexes into the window's buffer.
 pub(crate) struct Scan<'a, M, S, R> {
     config: &'a SearcherConfig,
     matcher: &'a M,
     sink: &'a mut S,
-    reader: R,
-    buf: Buf<'a>,
-    base: u64,
-    /// Bytes of `buf` holding data.
-    len: usize,
-    eof: bool,
-    /// Bytes read.
-    bytes: u64,
-    /// Bytes at the buffer's start read before the search began (the
-    /// first read of a file whose size was unknown): the first fill
-    /// treats them as read by itself.
-    prefilled: usize,
+    /// The bytes being searched, and where they come from.
+    win: Window<'a, R>,
     /// Start of the first line not yet searched.
     pos: usize,
     /// What was printed: where, and what context is owed.
@@ -79,13 +69,7 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
             config,
             matcher,
             sink,
-            reader,
-            buf,
-            base: 0,
-            len: prefilled,
-            eof: false,
-            bytes: 0,
-            prefilled,
+            win: Window { reader, buf, base: 0, len: prefilled, eof: false, bytes: 0, prefilled },
             pos: 0,
             printed: Printed::default(),
             lines: LineCounter::new(&part),
@@ -112,7 +96,7 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
     fn summary(&self) -> SearchSummary {
         SearchSummary {
             selected: self.selected,
-            bytes: self.bytes,
+            bytes: self.win.bytes,
             binary_offset: self.binary.offset,
             part_lines: (None, None),
         }
@@ -124,16 +108,16 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
         if self.part.end != u64::MAX
             && self.config.line_numbers
             && self.lines.part_ends.1.is_none()
-            && self.part.end >= self.base
+            && self.part.end >= self.win.base
         {
-            let end = self.part.end - self.base;
-            if end <= self.len as u64 {
+            let end = self.part.end - self.win.base;
+            if end <= self.win.len as u64 {
                 self.count_lines_to(end as usize);
                 if self.lines.counted_to == end as usize && self.lines.part_ends.1.is_none() {
                     self.lines.part_ends.1 = Some(self.lines.number);
                 }
-            } else if self.eof {
-                self.count_lines_to(self.len);
+            } else if self.win.eof {
+                self.count_lines_to(self.win.len);
                 self.lines.part_ends.1 = Some(self.lines.number);
             }
         }
@@ -148,20 +132,20 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
                 return Ok(self.summary());
             }
             if std::mem::take(&mut self.binary.check_deferred) {
-                let hay = &self.buf[..self.len];
+                let hay = &self.win.buf[..self.win.len];
                 if self.matcher.find_at(hay, 0).map_err(SearchError::Match)?.is_none() {
                     return Ok(self.summary());
                 }
                 self.detect_binary(0);
             }
-            let end = if self.eof {
-                self.len
+            let end = if self.win.eof {
+                self.win.len
             } else {
-                match memrchr(b'\n', &self.buf[self.pos..self.len]) {
+                match memrchr(b'\n', &self.win.buf[self.pos..self.win.len]) {
                     // A line begun before the part runs past its end: the
                     // part holds no line start.
-                    None if self.base + (self.pos as u64) < self.part.start
-                        && self.base + self.len as u64 >= self.part.end =>
+                    None if self.win.base + (self.pos as u64) < self.part.start
+                        && self.win.base + self.win.len as u64 >= self.part.end =>
                     {
                         if self.config.line_numbers {
                             self.count_lines_to(self.pos);
@@ -176,8 +160,8 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
                         return Ok(self.summary());
                     }
                     None if self.config.lines_unneeded
-                        && self.len - self.pos >= LONG_LINE
-                        && self.base + self.pos as u64 >= self.part.start =>
+                        && self.win.len - self.pos >= LONG_LINE
+                        && self.win.base + self.pos as u64 >= self.part.start =>
                     {
                         match self.stream_long_line()? {
                             Streamed::Unsupported => continue,
@@ -185,7 +169,8 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
                             Streamed::Line(info, matched) => {
                                 let go_on =
                                     matched == self.config.invert || self.select_streamed(info)?;
-                                if !go_on || self.done || (self.eof && self.pos == self.len) {
+                                if !go_on || self.done || (self.win.eof && self.pos == self.win.len)
+                                {
                                     return Ok(self.summary());
                                 }
                                 continue;
@@ -204,7 +189,7 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
                 self.search_in_part(end)?
             };
             self.pos = end;
-            if !go_on || self.eof || (self.done && self.printed.after_left == 0) {
+            if !go_on || self.win.eof || (self.done && self.printed.after_left == 0) {
                 return Ok(self.summary());
             }
             self.roll();
@@ -224,22 +209,24 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
     /// past its end, only after-context is still wanted.
     fn search_in_part(&mut self, end: usize) -> Flow {
         // Lines begun before the part are left for before-context.
-        let start = self.part.start.saturating_sub(self.base);
+        let start = self.part.start.saturating_sub(self.win.base);
         if (self.pos as u64) < start {
             let s = (start - 1) as usize;
-            match self.buf.get(s..end).and_then(|b| memchr(b'\n', b)) {
+            match self.win.buf.get(s..end).and_then(|b| memchr(b'\n', b)) {
                 Some(i) => self.pos = s + i + 1,
                 None => return Ok(true),
             }
         }
-        let stop = self.part.end.saturating_sub(self.base);
+        let stop = self.part.end.saturating_sub(self.win.base);
         if stop >= end as u64 {
             return self.search_lines(end);
         }
         // Lines from the first one starting at or after the part's end are
         // only context.
         let clip = match (stop as usize).checked_sub(1) {
-            Some(s) if s >= self.pos => memchr(b'\n', &self.buf[s..end]).map_or(end, |i| s + i + 1),
+            Some(s) if s >= self.pos => {
+                memchr(b'\n', &self.win.buf[s..end]).map_or(end, |i| s + i + 1)
+            }
             _ => self.pos,
         };
         if !self.search_lines(clip)? {
@@ -250,7 +237,7 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
     }
 
     fn count_lines_to(&mut self, at: usize) {
-        self.lines.count_to(&self.buf, self.base, &self.part, at);
+        self.lines.count_to(&self.win.buf, self.win.base, &self.part, at);
     }
 
     fn info(&mut self, line_start: usize) -> LineInfo {
@@ -260,25 +247,25 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
         } else {
             None
         };
-        LineInfo { offset: self.base + line_start as u64, line_number }
+        LineInfo { offset: self.win.base + line_start as u64, line_number }
     }
 
     /// The end of the line containing `at` (after its `\n`, or `end`).
     fn next_line(&self, at: usize, end: usize) -> usize {
-        memchr(b'\n', &self.buf[at..end]).map_or(end, |i| at + i + 1)
+        memchr(b'\n', &self.win.buf[at..end]).map_or(end, |i| at + i + 1)
     }
 
     /// Searches `pos..end` for matching lines.
     fn search_matches(&mut self, end: usize) -> Flow {
         let mut at = self.pos;
         while at < end {
-            let m = self.matcher.find_at(&self.buf[..end], at).map_err(SearchError::Match)?;
+            let m = self.matcher.find_at(&self.win.buf[..end], at).map_err(SearchError::Match)?;
             let Some(m) = m else { break };
             // A match at `end` after a newline belongs to a line not read yet.
-            if m.start > end || (m.start == end && self.buf[end - 1] == b'\n') {
+            if m.start > end || (m.start == end && self.win.buf[end - 1] == b'\n') {
                 break;
             }
-            let ls = memrchr(b'\n', &self.buf[at..m.start]).map_or(at, |i| at + i + 1);
+            let ls = memrchr(b'\n', &self.win.buf[at..m.start]).map_or(at, |i| at + i + 1);
             let next = self.next_line(m.end.max(ls), end);
             if !self.select(ls, next)? {
                 return Ok(false);
@@ -295,10 +282,10 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
     fn search_inverted(&mut self, end: usize) -> Flow {
         let mut at = self.pos;
         while at < end {
-            let m = self.matcher.find_at(&self.buf[..end], at).map_err(SearchError::Match)?;
+            let m = self.matcher.find_at(&self.win.buf[..end], at).map_err(SearchError::Match)?;
             let (mls, mnext) = match m {
-                Some(m) if m.start < end || (m.start == end && self.buf[end - 1] != b'\n') => {
-                    let ls = memrchr(b'\n', &self.buf[at..m.start]).map_or(at, |i| at + i + 1);
+                Some(m) if m.start < end || (m.start == end && self.win.buf[end - 1] != b'\n') => {
+                    let ls = memrchr(b'\n', &self.win.buf[at..m.start]).map_or(at, |i| at + i + 1);
                     (ls, self.next_line(m.end.max(ls), end))
                 }
                 _ => (end, end),
@@ -325,9 +312,9 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
         if self.config.max_count.is_some_and(|m| self.selected >= m) {
             self.done = true;
         }
-        if self.base + ls as u64 >= self.binary.line {
+        if self.win.base + ls as u64 >= self.binary.line {
             // Text lines owed as after-context come first.
-            let text_end = self.binary.line.saturating_sub(self.base) as usize;
+            let text_end = self.binary.line.saturating_sub(self.win.base) as usize;
             if !self.after_context_until(text_end.min(ls))? {
                 return Ok(false);
             }
@@ -343,6 +330,6 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
         self.printed.any = true;
         self.printed.end = next;
         self.printed.after_left = self.config.after_context;
-        Ok(self.sink.matched(&self.buf[ls..next], info)?)
+        Ok(self.sink.matched(&self.win.buf[ls..next], info)?)
     }
 }

@@ -42,17 +42,17 @@ impl<M: Matcher, S: Sink, R: std::io::Read> Scan<'_, M, S, R> {
             return true;
         }
         if self.binary.offset.is_none() {
-            if let Some(i) = memchr(0, &self.buf[start..self.len]) {
+            if let Some(i) = memchr(0, &self.win.buf[start..self.win.len]) {
                 let at = start + i;
-                self.binary.offset = Some(self.base + at as u64);
+                self.binary.offset = Some(self.win.base + at as u64);
                 let from = self.pos.min(at);
-                let line = memrchr(b'\n', &self.buf[from..at]).map_or(from, |j| from + j + 1);
+                let line = memrchr(b'\n', &self.win.buf[from..at]).map_or(from, |j| from + j + 1);
                 // A NUL in the first read makes the whole file binary.
                 let first_read = self.config.read_size() as u64;
-                self.binary.line = if self.part.origin + self.base + (at as u64) < first_read {
+                self.binary.line = if self.part.origin + self.win.base + (at as u64) < first_read {
                     0
                 } else {
-                    self.base + line as u64
+                    self.win.base + line as u64
                 };
                 if self.config.binary == BinaryMode::SkipFile {
                     return false;
@@ -60,9 +60,9 @@ impl<M: Matcher, S: Sink, R: std::io::Read> Scan<'_, M, S, R> {
             }
         }
         if self.binary.offset.is_some() {
-            match &mut self.buf {
+            match &mut self.win.buf {
                 Buf::Owned(buf) => {
-                    for b in buf[start..self.len].iter_mut().filter(|b| **b == 0) {
+                    for b in buf[start..self.win.len].iter_mut().filter(|b| **b == 0) {
                         *b = b'\n';
                     }
                 }

@@ -56,6 +56,24 @@ impl std::ops::Deref for Buf<'_> {
     }
 }
 
+/// The bytes a search looks at and where they come from. Positions are
+/// indexes into `buf`; `base` is the file offset of `buf[0]`.
+pub(super) struct Window<'a, R> {
+    pub(super) reader: R,
+    pub(super) buf: Buf<'a>,
+    pub(super) base: u64,
+    /// Bytes of `buf` holding data.
+    pub(super) len: usize,
+    /// The reader is exhausted (or the mapping's end is in the window).
+    pub(super) eof: bool,
+    /// Bytes read.
+    pub(super) bytes: u64,
+    /// Bytes at the buffer's start read before the search began (the
+    /// first read of a file whose size was unknown): the first fill
+    /// treats them as read by itself.
+    pub(super) prefilled: usize,
+}
+
 impl<M: Matcher, S: Sink, R: Read> Scan<'_, M, S, R> {
     /// Reads more data after `len`, growing the buffer when it is full.
     /// Returns false when a binary file must be skipped (`-I`).
@@ -64,69 +82,69 @@ impl<M: Matcher, S: Sink, R: Read> Scan<'_, M, S, R> {
             return Err(SearchError::Io(io::Error::from(io::ErrorKind::Interrupted)));
         }
         let read_size = self.config.read_size();
-        let prefilled = std::mem::take(&mut self.prefilled);
-        if prefilled == 0 && self.buf.len() - self.len < read_size / 2 + 1 {
-            let new_len = (self.buf.len() * 2).max(self.len + read_size);
-            self.buf.grow(new_len);
+        let prefilled = std::mem::take(&mut self.win.prefilled);
+        if prefilled == 0 && self.win.buf.len() - self.win.len < read_size / 2 + 1 {
+            let new_len = (self.win.buf.len() * 2).max(self.win.len + read_size);
+            self.win.buf.grow(new_len);
         }
-        let start = self.len - prefilled;
+        let start = self.win.len - prefilled;
         // Fill the buffer up: fewer matcher calls, and a small file in one go.
         // A part is read to its end, then a little at a time past it.
-        let mut limit = self.buf.len();
+        let mut limit = self.win.buf.len();
         if self.part.end != u64::MAX {
-            let at = self.base + self.len as u64;
+            let at = self.win.base + self.win.len as u64;
             let want = if at < self.part.end {
                 (self.part.end - at).min(limit as u64) as usize
             } else {
                 // As much as the unfinished line holds: a long line is
                 // read in doubling pieces, not rescanned 64 KiB at a time.
-                MARGIN_READ.max(self.len - self.pos)
+                MARGIN_READ.max(self.win.len - self.pos)
             };
-            limit = limit.min(self.len + want);
+            limit = limit.min(self.win.len + want);
         }
-        if let Buf::Mapped { .. } = self.buf {
+        if let Buf::Mapped { .. } = self.win.buf {
             // A little at a time, so the search finds the bytes binary
             // detection just brought into the cache; an unfinished line
             // doubles it, as it grows a buffer.
-            let window = MAPPED_WINDOW.min(read_size).max(self.len - self.pos);
-            self.len = limit.min(self.len + window);
-            self.eof = self.len == self.buf.len();
+            let window = MAPPED_WINDOW.min(read_size).max(self.win.len - self.pos);
+            self.win.len = limit.min(self.win.len + window);
+            self.win.eof = self.win.len == self.win.buf.len();
         }
-        while let Buf::Owned(buf) = &mut self.buf {
-            if self.len >= limit {
+        while let Buf::Owned(buf) = &mut self.win.buf {
+            if self.win.len >= limit {
                 break;
             }
-            match self.reader.read(&mut buf[self.len..limit]) {
+            match self.win.reader.read(&mut buf[self.win.len..limit]) {
                 Ok(0) => {
-                    self.eof = true;
+                    self.win.eof = true;
                     break;
                 }
                 Ok(n) => {
-                    self.len += n;
+                    self.win.len += n;
                     if self.config.stream {
                         break;
                     }
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                    self.eof = true;
+                    self.win.eof = true;
                     break;
                 }
                 Err(e) => return Err(e.into()),
             }
         }
-        self.bytes += (self.len - start) as u64;
+        self.win.bytes += (self.win.len - start) as u64;
         // A whole file in one read, and a pattern a NUL cannot help to
         // match (no line anchors; `-v` selects the pieces a NUL cuts a line
         // into): if the file has no match, whether it holds a NUL does not
         // matter, so `search` looks for a match first.
         if start == 0
-            && self.base == 0
-            && self.eof
+            && self.win.base == 0
+            && self.win.eof
             && self.part == Part::WHOLE
             && self.config.binary == BinaryMode::Detect
             && !self.config.invert
-            && matches!(self.buf, Buf::Owned(_))
+            && matches!(self.win.buf, Buf::Owned(_))
             && self.matcher.unanchored()
         {
             self.binary.check_deferred = true;
@@ -141,7 +159,7 @@ impl<M: Matcher, S: Sink, R: Read> Scan<'_, M, S, R> {
         let mut keep = self.pos;
         let mut n = self.config.before_context;
         while n > 0 && keep > self.printed.end {
-            keep = memrchr(b'\n', &self.buf[self.printed.end..keep - 1])
+            keep = memrchr(b'\n', &self.win.buf[self.printed.end..keep - 1])
                 .map_or(self.printed.end, |i| self.printed.end + i + 1);
             n -= 1;
         }
@@ -151,9 +169,9 @@ impl<M: Matcher, S: Sink, R: Read> Scan<'_, M, S, R> {
         if self.printed.end < keep {
             self.printed.dropped_unprinted = true;
         }
-        self.buf.drop_front(keep, self.len);
-        self.base += keep as u64;
-        self.len -= keep;
+        self.win.buf.drop_front(keep, self.win.len);
+        self.win.base += keep as u64;
+        self.win.len -= keep;
         self.pos -= keep;
         self.printed.end = self.printed.end.saturating_sub(keep);
         self.lines.dropped(keep);

@@ -36,7 +36,7 @@ impl<M: Matcher, S: Sink, R: std::io::Read> Scan<'_, M, S, R> {
         let mut start = ls;
         let mut n = self.config.before_context;
         while n > 0 && start > self.printed.end {
-            start = memrchr(b'\n', &self.buf[self.printed.end..start - 1])
+            start = memrchr(b'\n', &self.win.buf[self.printed.end..start - 1])
                 .map_or(self.printed.end, |i| self.printed.end + i + 1);
             n -= 1;
         }
@@ -50,7 +50,7 @@ impl<M: Matcher, S: Sink, R: std::io::Read> Scan<'_, M, S, R> {
             let next = self.next_line(at, ls);
             let info = self.info(at);
             self.printed.any = true;
-            if !self.sink.context(&self.buf[at..next], info, ContextKind::Before)? {
+            if !self.sink.context(&self.win.buf[at..next], info, ContextKind::Before)? {
                 return Ok(false);
             }
             at = next;
@@ -65,7 +65,7 @@ impl<M: Matcher, S: Sink, R: std::io::Read> Scan<'_, M, S, R> {
             let at = self.printed.end;
             let next = self.next_line(at, limit);
             let info = self.info(at);
-            if !self.sink.context(&self.buf[at..next], info, ContextKind::After)? {
+            if !self.sink.context(&self.win.buf[at..next], info, ContextKind::After)? {
                 return Ok(false);
             }
             self.printed.after_left -= 1;
@@ -78,7 +78,7 @@ impl<M: Matcher, S: Sink, R: std::io::Read> Scan<'_, M, S, R> {
     /// in `pos..end`).
     pub(super) fn trailing_context(&mut self, end: usize) -> Flow {
         // Lines from the first NUL's on are never printed.
-        let binary = self.binary.line.saturating_sub(self.base);
+        let binary = self.binary.line.saturating_sub(self.win.base);
         if binary <= end as u64 {
             let go_on = self.after_context_until(binary as usize)?;
             self.printed.after_left = 0;

@@ -26,7 +26,7 @@ impl<M: Matcher, S: Sink, R: Read> Scan<'_, M, S, R> {
     /// the matcher piece by piece, reusing the buffer for each piece.
     pub(super) fn stream_long_line(&mut self) -> Result<Streamed, SearchError> {
         let Some(mut stream) = self.matcher.line_stream() else { return Ok(Streamed::Unsupported) };
-        if let Buf::Mapped { .. } = self.buf {
+        if let Buf::Mapped { .. } = self.win.buf {
             // Reading streams the line through a buffer: the mapping would
             // hold all of its pages.
             self.needs_copy = true;
@@ -36,34 +36,37 @@ impl<M: Matcher, S: Sink, R: Read> Scan<'_, M, S, R> {
         let mut matched = false;
         let mut from = self.pos;
         loop {
-            let term = memchr(b'\n', &self.buf[from..self.len]).map(|i| from + i);
-            let piece_end = term.unwrap_or(self.len);
+            let term = memchr(b'\n', &self.win.buf[from..self.win.len]).map(|i| from + i);
+            let piece_end = term.unwrap_or(self.win.len);
             if !matched {
-                matched = stream.feed(&self.buf[from..piece_end]).map_err(SearchError::Match)?;
+                matched =
+                    stream.feed(&self.win.buf[from..piece_end]).map_err(SearchError::Match)?;
             }
             if let Some(t) = term {
                 self.pos = t + 1;
                 break;
             }
-            if self.eof {
-                self.pos = self.len;
+            if self.win.eof {
+                self.pos = self.win.len;
                 break;
             }
             // Drop what was fed and read the next piece into the whole buffer.
-            self.base += self.len as u64;
-            self.len = 0;
+            self.win.base += self.win.len as u64;
+            self.win.len = 0;
             from = 0;
-            let Buf::Owned(buf) = &mut self.buf else { unreachable!("streams only read buffers") };
-            while self.len == 0 && !self.eof {
-                match self.reader.read(buf) {
-                    Ok(0) => self.eof = true,
-                    Ok(n) => self.len = n,
+            let Buf::Owned(buf) = &mut self.win.buf else {
+                unreachable!("streams only read buffers")
+            };
+            while self.win.len == 0 && !self.win.eof {
+                match self.win.reader.read(buf) {
+                    Ok(0) => self.win.eof = true,
+                    Ok(n) => self.win.len = n,
                     Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => self.eof = true,
+                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => self.win.eof = true,
                     Err(e) => return Err(e.into()),
                 }
             }
-            self.bytes += self.len as u64;
+            self.win.bytes += self.win.len as u64;
             if !self.detect_binary(0) {
                 return Ok(Streamed::SkipFile);
             }
@@ -72,7 +75,7 @@ impl<M: Matcher, S: Sink, R: Read> Scan<'_, M, S, R> {
             matched = stream.finish().map_err(SearchError::Match)?;
         }
         // The part ends inside this line: its number is the part's last.
-        let line_end = self.base + self.pos as u64;
+        let line_end = self.win.base + self.pos as u64;
         if self.part.end != u64::MAX && self.lines.part_ends.1.is_none() && line_end > self.part.end
         {
             self.lines.part_ends.1 = info.line_number;
