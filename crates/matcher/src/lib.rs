@@ -17,6 +17,11 @@
 //! [`MatcherBuilder`] holds the grep options that shape a pattern (`-F`, `-G`,
 //! `-i`, `-S`, `-w`, `-x`, several `-e`) and picks the engine.
 //!
+//! Pattern text is read by one tokenizer (`tokens`), which the engine
+//! choice, PCRE2's buffer mode and `--smart-case` share; [`to_perl`]
+//! translates the POSIX and emacs dialects (grep `-G`, find `-regextype`)
+//! for either engine.
+//!
 //! ```
 //! use trawl_matcher::{Matcher, MatcherBuilder};
 //! let m = MatcherBuilder::new().build(&["fo+".into()]).unwrap();

@@ -10,6 +10,12 @@
 //!
 //! Results go to a [`Sink`], whose callbacks return `Ok(false)` to stop.
 //!
+//! The crate's files: `lib.rs` (the [`Searcher`] entry points), `config`,
+//! `sink` and `part` (the public types), `scan` (one search; its steps —
+//! buffer refill, binary detection, line counting, context, long lines —
+//! in `scan/`), `file` (the policy for regular files), `parallel` and
+//! `mapped` (one file in parts on every thread, read or mapped), `cancel`.
+//!
 //! How a source is searched is decided here too ([`Searcher::search_file`]
 //! for regular files: one pass or parts on every thread, mapped or read;
 //! [`Searcher::search_stream`] for any other byte stream), and every search
