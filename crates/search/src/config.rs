@@ -7,7 +7,7 @@ use crate::{Cancel, MmapChoice, PART_SIZE};
 #[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
 pub enum BinaryMode {
     /// grep's default: from the first NUL on, NULs end lines, no line is
-    /// printed, and [`Sink::binary_matched`] reports selected lines.
+    /// printed, and [`Sink::binary_matched`](crate::Sink::binary_matched) reports selected lines.
     #[default]
     Detect,
     /// `-a`: search and print as text.

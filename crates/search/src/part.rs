@@ -1,6 +1,6 @@
 //! A part of a file, for searching one file on several threads.
 
-/// A part of a file searched alone by [`Searcher::search_part`]: only lines
+/// A part of a file searched alone by [`Searcher::search_part`](crate::Searcher::search_part): only lines
 /// starting in `start..end` (offsets from the reader's start) are selected;
 /// the lines before `start` serve as before-context and those after `end` as
 /// after-context.

@@ -52,9 +52,9 @@ pub struct SearchSummary {
     pub bytes: u64,
     /// Offset of the first NUL byte, if the file was found to be binary. A
     /// file without a selected line may not have been checked: a pattern
-    /// without line anchors is looked for first (see [`Matcher::unanchored`]).
+    /// without line anchors is looked for first (see [`Matcher::unanchored`](trawl_matcher::Matcher::unanchored)).
     pub binary_offset: Option<u64>,
-    /// For [`Searcher::search_part`] with line numbers on: the numbers of the
+    /// For [`Searcher::search_part`](crate::Searcher::search_part) with line numbers on: the numbers of the
     /// lines holding the first and last byte of the part (1 + the newlines
     /// read before each end); None where the search stopped before an end.
     pub part_lines: (Option<u64>, Option<u64>),
