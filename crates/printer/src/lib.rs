@@ -45,6 +45,9 @@ pub struct PrinterConfig {
     pub mode: OutputMode,
     /// Prefix lines with the file name (`-H`).
     pub with_filename: bool,
+    /// Prefix the lines of archive members with their names even when
+    /// file names are off by default (one operand): all but `-h`.
+    pub member_names: bool,
     /// Print line numbers (`-n`).
     pub line_number: bool,
     /// Print byte offsets (`-b`).
@@ -176,10 +179,26 @@ impl<'c> Printer<'c> {
         path: &'p [u8],
         matcher: &'p M,
     ) -> FileSink<'p, 'c, M> {
+        self.sink_for(path, matcher, Naming::File)
+    }
+
+    /// A sink for `path`, one of several streams of one file (an archive's
+    /// members) when `naming` says so.
+    pub fn sink_for<'p, M: Matcher>(
+        &'p mut self,
+        path: &'p [u8],
+        matcher: &'p M,
+        naming: Naming,
+    ) -> FileSink<'p, 'c, M> {
         let start = self.out.len();
+        let show_name = match naming {
+            Naming::File => self.config.with_filename,
+            Naming::Member => self.config.with_filename || self.config.member_names,
+        };
         FileSink {
             p: self,
             path,
+            show_name,
             matcher,
             selected: 0,
             start,
@@ -191,10 +210,21 @@ impl<'c> Printer<'c> {
     }
 }
 
+/// Whether a stream's name tells it from its siblings.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Naming {
+    /// A file: named when file names are on.
+    File,
+    /// A member of an archive: named unless `-h`.
+    Member,
+}
+
 /// Receives one file's results.
 pub struct FileSink<'p, 'c, M> {
     p: &'p mut Printer<'c>,
     path: &'p [u8],
+    /// Lines and counts carry the name.
+    show_name: bool,
     matcher: &'p M,
     selected: u64,
     /// Where this file's output starts in the printer's buffer.
@@ -216,7 +246,7 @@ impl<M: Matcher> FileSink<'_, '_, M> {
         let matched = self.selected > 0;
         match c.mode {
             OutputMode::Count => {
-                if c.with_filename {
+                if self.show_name {
                     self.file_name();
                     self.sep(b':');
                 }
@@ -322,7 +352,7 @@ impl<M: Matcher> FileSink<'_, '_, M> {
     /// Writes the prefix of a line: name, number, offset.
     fn prefix(&mut self, info: LineInfo, offset: u64, sep: u8) {
         let c = self.p.config;
-        if c.with_filename {
+        if self.show_name {
             self.file_name();
             self.sep(sep);
         }

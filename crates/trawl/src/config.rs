@@ -39,6 +39,8 @@ pub struct Config {
     /// GNU grep, exit 1 without opening a file (unless `-L`, which lists
     /// every file).
     pub selects_nothing: bool,
+    /// `--search-zip`: compressed files and archives are opened.
+    pub extract: Option<trawl_extract::Extractor>,
 }
 
 /// `--include`, `--exclude` and `--exclude-dir`.
@@ -271,6 +273,10 @@ impl Config {
             let given = m.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
             m.indices_of(id).and_then(Iterator::max).filter(|_| given)
         };
+        let no_filename_wins = match (last("no_filename"), last("with_filename")) {
+            (Some(h), Some(big_h)) => h > big_h,
+            (h, _) => h.is_some(),
+        };
         let with_filename = match (last("no_filename"), last("with_filename")) {
             (Some(h), Some(big_h)) => big_h > h,
             (Some(_), None) => false,
@@ -290,6 +296,7 @@ impl Config {
         let printer = PrinterConfig {
             mode,
             with_filename,
+            member_names: !no_filename_wins,
             line_number,
             byte_offset: flag("byte_offset"),
             only_matching,
@@ -323,6 +330,13 @@ impl Config {
             no_messages: flag("no_messages"),
             stats: flag("stats"),
             selects_nothing,
+            extract: flag("search_zip").then(|| {
+                let mut limits = trawl_extract::Limits::default();
+                if let Some(&n) = m.get_one::<usize>("max_archive_depth") {
+                    limits.max_depth = n;
+                }
+                trawl_extract::Extractor::new(limits)
+            }),
         })
     }
 }

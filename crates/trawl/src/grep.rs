@@ -4,7 +4,7 @@ use std::fs::File;
 use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use trawl_printer::{OutputMode, Printer, Stats};
+use trawl_printer::{Naming, OutputMode, Printer, Stats};
 use trawl_search::{FileHints, MapParts, SearchError, SearchSummary, Searcher, ShortRead};
 use trawl_walk::{Entry, FileType, Visitor, WalkBuilder, WalkError, WalkErrorKind, WalkState};
 
@@ -76,7 +76,15 @@ pub fn run(ctx: &Context<'_>) -> Stats {
                 // Searched in order with the paths around it would need the
                 // walk to know about stdin; grep users name it once.
                 let mut v = GrepVisitor::new(ctx);
-                v.search(b"(standard input)", Source::Stream(io::stdin().lock()));
+                let name = b"(standard input)";
+                match &cfg.extract {
+                    Some(ex) => {
+                        ex.stream(name, &mut io::stdin().lock(), 0, &mut Members(&mut v));
+                    }
+                    None => {
+                        v.search(name, Source::Stream(io::stdin().lock()), Naming::File);
+                    }
+                }
                 stats.add(&v.finish());
             }
             Target::Path { path, display } => {
@@ -210,10 +218,10 @@ impl<'a> GrepVisitor<'a> {
 
     /// Searches one source (a regular file, with what the walk knows of
     /// it, or any other stream); returns Quit when the run should stop.
-    fn search<R: Read>(&mut self, path: &[u8], source: Source<'_, R>) -> WalkState {
+    fn search<R: Read>(&mut self, path: &[u8], source: Source<'_, R>, naming: Naming) -> WalkState {
         let cfg = self.ctx.cfg;
         let matcher = &cfg.matcher;
-        let mut sink = self.printer.sink(path, matcher);
+        let mut sink = self.printer.sink_for(path, matcher, naming);
         let result = match source {
             Source::File(f, hints) => self.searcher.search_file(matcher, f, hints, &mut sink),
             Source::Stream(r) => self.searcher.search_stream(matcher, r, None, &mut sink),
@@ -302,7 +310,22 @@ impl Visitor for GrepVisitor<'_> {
         let regular =
             meta.map_or(ft == FileType::File, |st| FileType::from_mode(st.st_mode).is_file());
         if !regular {
-            return self.search(entry.path(), Source::Stream(&file));
+            return self.search(entry.path(), Source::Stream(&file), Naming::File);
+        }
+        if let Some(ex) = &cfg.extract {
+            match trawl_extract::Extractor::sniff(&file) {
+                Ok(trawl_extract::Kind::Plain) => {}
+                Ok(kind) => {
+                    return match ex.file(entry.path(), &file, kind, &mut Members(self)) {
+                        trawl_extract::Flow::Continue => WalkState::Continue,
+                        trawl_extract::Flow::Stop => WalkState::Quit,
+                    };
+                }
+                Err(e) => {
+                    self.ctx.report_path(entry.path(), &trawl_diag::io_message(&e));
+                    return WalkState::Continue;
+                }
+            }
         }
         let hints = FileHints {
             size: meta.map(|st| st.st_size as u64),
@@ -313,7 +336,7 @@ impl Visitor for GrepVisitor<'_> {
                 ShortRead::MayContinue
             },
         };
-        self.search(entry.path(), Source::<&File>::File(&file, hints))
+        self.search(entry.path(), Source::<&File>::File(&file, hints), Naming::File)
     }
 
     fn error(&mut self, err: WalkError) -> WalkState {
@@ -325,5 +348,31 @@ impl Visitor for GrepVisitor<'_> {
         } else {
             WalkState::Continue
         }
+    }
+}
+
+/// Searches the text streams found inside a compressed file or archive,
+/// each under its member name; reports what cannot be read.
+struct Members<'v, 'a>(&'v mut GrepVisitor<'a>);
+
+impl trawl_extract::Visit for Members<'_, '_> {
+    fn text(
+        &mut self,
+        name: &[u8],
+        data: &mut dyn Read,
+        origin: trawl_extract::Origin,
+    ) -> trawl_extract::Flow {
+        let naming = match origin {
+            trawl_extract::Origin::Whole => Naming::File,
+            trawl_extract::Origin::Member => Naming::Member,
+        };
+        match self.0.search(name, Source::Stream(data), naming) {
+            WalkState::Quit => trawl_extract::Flow::Stop,
+            _ => trawl_extract::Flow::Continue,
+        }
+    }
+
+    fn error(&mut self, name: &[u8], err: &io::Error) {
+        self.0.ctx.report_path(name, &trawl_diag::io_message(err));
     }
 }

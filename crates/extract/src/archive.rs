@@ -1,0 +1,112 @@
+//! Archives: the members of a tar (read as a stream) and of a zip (read
+//! through its central directory), each handed back to the extractor, so a
+//! member may itself be compressed or an archive.
+
+use std::io::{self, Read, Seek};
+
+use crate::{member_name, Extractor, Flow, Origin, Visit};
+
+impl Extractor {
+    /// Visits the regular files of a tar archive, in archive order. A
+    /// damaged header ends the archive (a stream cannot skip it) with an
+    /// error naming it.
+    pub(crate) fn tar(
+        &self,
+        name: &[u8],
+        r: impl Read,
+        depth: usize,
+        visit: &mut dyn Visit,
+    ) -> Flow {
+        let mut archive = tar::Archive::new(r);
+        let entries = match archive.entries() {
+            Ok(entries) => entries,
+            Err(e) => {
+                visit.error(name, &e);
+                return Flow::Continue;
+            }
+        };
+        for (n, entry) in entries.enumerate() {
+            let mut entry = match entry {
+                Ok(entry) => entry,
+                Err(e) => {
+                    let what = format!("damaged tar archive after {n} members: {}", plain(&e));
+                    visit.error(name, &io::Error::new(e.kind(), what));
+                    return Flow::Continue;
+                }
+            };
+            if !entry.header().entry_type().is_file() {
+                continue;
+            }
+            let member = member_name(name, &entry.path_bytes());
+            if self.stream_from(&member, &mut entry, depth, Origin::Member, visit) == Flow::Stop {
+                return Flow::Stop;
+            }
+        }
+        Flow::Continue
+    }
+
+    /// Visits the files of a zip archive, in central-directory order. An
+    /// encrypted member gets one note and its siblings are still searched;
+    /// a damaged member is reported and skipped.
+    pub(crate) fn zip(
+        &self,
+        name: &[u8],
+        r: impl Read + Seek,
+        depth: usize,
+        visit: &mut dyn Visit,
+    ) -> Flow {
+        let mut archive = match zip::ZipArchive::new(r) {
+            Ok(archive) => archive,
+            Err(e) => {
+                visit.error(name, &zip_error(e));
+                return Flow::Continue;
+            }
+        };
+        for i in 0..archive.len() {
+            let (member, encrypted) = match archive.by_index_raw(i) {
+                Ok(f) if f.is_dir() => continue,
+                Ok(f) => (member_name(name, f.name_raw()), f.encrypted()),
+                Err(e) => {
+                    visit.error(name, &zip_error(e));
+                    continue;
+                }
+            };
+            if encrypted {
+                let e = io::Error::other("encrypted member, not searched");
+                visit.note(&member, &e);
+                continue;
+            }
+            let flow = match archive.by_index(i) {
+                Ok(mut f) => self.stream_from(&member, &mut f, depth, Origin::Member, visit),
+                Err(e) => {
+                    visit.error(&member, &zip_error(e));
+                    Flow::Continue
+                }
+            };
+            if flow == Flow::Stop {
+                return Flow::Stop;
+            }
+        }
+        Flow::Continue
+    }
+}
+
+/// A zip error as an I/O error with the zip crate's words.
+fn zip_error(e: zip::result::ZipError) -> io::Error {
+    match e {
+        zip::result::ZipError::Io(e) => e,
+        e => io::Error::new(io::ErrorKind::InvalidData, e.to_string()),
+    }
+}
+
+/// An error's text with what a terminal should not see replaced, and cut
+/// short (the tar crate quotes whole damaged headers).
+fn plain(e: &io::Error) -> String {
+    let text: String = e
+        .to_string()
+        .chars()
+        .map(|c| if c.is_ascii_graphic() || c == ' ' { c } else { '?' })
+        .take(100)
+        .collect();
+    text
+}

@@ -1,0 +1,18 @@
+//! Decoders for compressed streams, all streaming: what they read and what
+//! they give is held in small buffers, never a whole member.
+
+use std::io::{self, Read};
+
+use crate::kind::Codec;
+
+/// A reader of the decoded bytes of `input`, compressed with `codec`;
+/// concatenated members, streams or frames are all decoded.
+pub(crate) fn decoder<'r>(codec: Codec, input: impl Read + 'r) -> io::Result<Box<dyn Read + 'r>> {
+    Ok(match codec {
+        Codec::Gzip => Box::new(flate2::read::MultiGzDecoder::new(input)),
+        Codec::Bzip2 => Box::new(bzip2::read::MultiBzDecoder::new(input)),
+        Codec::Xz => Box::new(liblzma::read::XzDecoder::new_multi_decoder(input)),
+        Codec::Zstd => Box::new(zstd::stream::read::Decoder::new(input)?),
+        Codec::Lz4 => Box::new(lz4_flex::frame::FrameDecoder::new(input)),
+    })
+}

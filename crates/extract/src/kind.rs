@@ -1,0 +1,90 @@
+//! What a byte stream is, told by its first bytes (never by its name, so a
+//! misnamed file is read for what it is).
+
+/// Bytes looked at to tell a stream's kind (a tar header's magic is at
+/// offset 257).
+pub const HEAD: usize = 512;
+
+/// The kind of a byte stream.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Kind {
+    /// Text or any other bytes searched as they are.
+    Plain,
+    /// A compressed stream, decoded in-process.
+    Compressed(Codec),
+    /// A tar archive.
+    Tar,
+    /// A zip archive (also jar, whl, and the office formats' container).
+    Zip,
+}
+
+/// A compression format.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Codec {
+    /// gzip, every member of a multi-member file.
+    Gzip,
+    /// bzip2, every stream of a concatenated file.
+    Bzip2,
+    /// xz, every stream of a concatenated file.
+    Xz,
+    /// Zstandard, every frame.
+    Zstd,
+    /// LZ4 frames.
+    Lz4,
+}
+
+impl Codec {
+    /// The format's usual name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Codec::Gzip => "gzip",
+            Codec::Bzip2 => "bzip2",
+            Codec::Xz => "xz",
+            Codec::Zstd => "zstd",
+            Codec::Lz4 => "lz4",
+        }
+    }
+}
+
+/// Tells the kind of a stream from its first bytes (up to [`HEAD`] of them;
+/// fewer when the stream is shorter).
+pub fn detect(head: &[u8]) -> Kind {
+    if head.starts_with(&[0x1f, 0x8b]) {
+        Kind::Compressed(Codec::Gzip)
+    } else if head.len() >= 4 && head.starts_with(b"BZh") && (b'1'..=b'9').contains(&head[3]) {
+        Kind::Compressed(Codec::Bzip2)
+    } else if head.starts_with(&[0xfd, b'7', b'z', b'X', b'Z', 0]) {
+        Kind::Compressed(Codec::Xz)
+    } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+        Kind::Compressed(Codec::Zstd)
+    } else if head.starts_with(&[0x04, 0x22, 0x4d, 0x18]) {
+        Kind::Compressed(Codec::Lz4)
+    } else if head.starts_with(b"PK\x03\x04") || head.starts_with(b"PK\x05\x06") {
+        Kind::Zip
+    } else if head.get(257..262) == Some(b"ustar") {
+        Kind::Tar
+    } else {
+        Kind::Plain
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{detect, Codec, Kind};
+
+    #[test]
+    fn kinds_are_told_by_magic_bytes() {
+        assert_eq!(detect(b"\x1f\x8b\x08\0"), Kind::Compressed(Codec::Gzip));
+        assert_eq!(detect(b"BZh91AY&SY"), Kind::Compressed(Codec::Bzip2));
+        assert_eq!(detect(b"BZhx"), Kind::Plain);
+        assert_eq!(detect(b"\xfd7zXZ\0\0"), Kind::Compressed(Codec::Xz));
+        assert_eq!(detect(b"\x28\xb5\x2f\xfd\x24"), Kind::Compressed(Codec::Zstd));
+        assert_eq!(detect(b"\x04\x22\x4d\x18\x64"), Kind::Compressed(Codec::Lz4));
+        assert_eq!(detect(b"PK\x03\x04\x14\0"), Kind::Zip);
+        let mut tar = vec![0u8; 512];
+        tar[257..263].copy_from_slice(b"ustar\0");
+        assert_eq!(detect(&tar), Kind::Tar);
+        assert_eq!(detect(b"hello\n"), Kind::Plain);
+        assert_eq!(detect(b""), Kind::Plain);
+    }
+}

@@ -1,0 +1,228 @@
+//! trawl's source layer: the text inside compressed files and archives,
+//! handed to the searcher as streams with display names.
+//!
+//! A file's kind is told by its first bytes ([`detect`]), not by its name.
+//! Compressed streams (gzip, bzip2, xz, zstd, lz4) are decoded in-process
+//! and looked at again, so a `.tar.gz` is a tar and a `.gz` of a zip is a
+//! zip; tar and zip members are visited in archive order, each one again
+//! told by its bytes, down to [`Limits::max_depth`] containers. Nothing is
+//! held whole but a zip inside another archive (its directory is at its
+//! end): in memory when small, else in an anonymous temporary file.
+//!
+//! A member's name is its archive's name followed by the member path in
+//! braces, `outer.tgz{dir/inner.zip}{file.txt}`, so `NAME:LINE:` output
+//! stays parseable. Damaged input is reported through [`Visit::error`]
+//! naming the file and member, and the rest is still visited; a stream
+//! that decodes to more than [`BombLimits`] allow ends with an error.
+//!
+//! ```
+//! use std::io::{Read, Write};
+//! use trawl_extract::{Extractor, Flow, Origin, Visit};
+//!
+//! #[derive(Default)]
+//! struct Texts(Vec<(String, String)>);
+//! impl Visit for Texts {
+//!     fn text(&mut self, name: &[u8], data: &mut dyn Read, _: Origin) -> Flow {
+//!         let mut s = String::new();
+//!         data.read_to_string(&mut s).unwrap();
+//!         self.0.push((String::from_utf8_lossy(name).into_owned(), s));
+//!         Flow::Continue
+//!     }
+//!     fn error(&mut self, _: &[u8], e: &std::io::Error) {
+//!         panic!("{e}");
+//!     }
+//! }
+//! let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+//! gz.write_all(b"hello\n").unwrap();
+//! let gz = gz.finish().unwrap();
+//! let mut texts = Texts::default();
+//! Extractor::default().stream(b"a.gz", &mut &gz[..], 0, &mut texts);
+//! assert_eq!(texts.0, [("a.gz".to_string(), "hello\n".to_string())]);
+//! ```
+#![deny(missing_docs)]
+
+use std::fs::File;
+use std::io::{self, Read};
+use std::os::unix::fs::FileExt;
+
+mod archive;
+mod decode;
+mod guard;
+mod kind;
+mod spool;
+
+pub use guard::BombLimits;
+pub use kind::{detect, Codec, Kind, HEAD};
+
+/// Whether a visit goes on.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Flow {
+    /// Go on with the next member.
+    Continue,
+    /// Stop everything (the search is over: `-q` matched, output closed).
+    Stop,
+}
+
+/// Where a text stream came from.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Origin {
+    /// The whole source, decoded (a `.gz` of a text): one file.
+    Whole,
+    /// A member of an archive: one of many, named `outer{member}`.
+    Member,
+}
+
+/// Receives the text streams found inside a source, and what went wrong.
+pub trait Visit {
+    /// A stream to search, named `outer{member}...`.
+    fn text(&mut self, name: &[u8], data: &mut dyn Read, origin: Origin) -> Flow;
+
+    /// Part of a source could not be read; the visit goes on where it can.
+    fn error(&mut self, name: &[u8], err: &io::Error);
+
+    /// Something was passed over on purpose (an encrypted member). By
+    /// default reported as an error.
+    fn note(&mut self, name: &[u8], err: &io::Error) {
+        self.error(name, err);
+    }
+}
+
+/// How deep and how large extraction may go.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Containers (compressed streams and archives) opened one inside
+    /// another; a deeper one is searched as the bytes it is.
+    pub max_depth: usize,
+    /// How far a compressed stream may grow.
+    pub bombs: BombLimits,
+    /// A zip inside an archive is held in memory up to this size, else in
+    /// a temporary file.
+    pub spool_in_memory: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_depth: 8, bombs: BombLimits::default(), spool_in_memory: 64 << 20 }
+    }
+}
+
+/// Opens compressed files and archives (see the crate's documentation).
+#[derive(Clone, Debug, Default)]
+pub struct Extractor {
+    limits: Limits,
+}
+
+impl Extractor {
+    /// An extractor with these limits.
+    pub fn new(limits: Limits) -> Self {
+        Extractor { limits }
+    }
+
+    /// The kind of an open file, from its first bytes, read without moving
+    /// its offset.
+    pub fn sniff(file: &File) -> io::Result<Kind> {
+        let mut head = [0u8; HEAD];
+        let mut n = 0;
+        while n < HEAD {
+            match file.read_at(&mut head[n..], n as u64) {
+                Ok(0) => break,
+                Ok(k) => n += k,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(detect(&head[..n]))
+    }
+
+    /// Visits the text inside `file`, whose kind [`Extractor::sniff`] told
+    /// (a zip is read through its directory; anything else as a stream).
+    pub fn file(&self, name: &[u8], file: &File, kind: Kind, visit: &mut dyn Visit) -> Flow {
+        match kind {
+            Kind::Zip if self.limits.max_depth > 0 => self.zip(name, file, 1, visit),
+            _ => self.stream_from(name, &mut &*file, 0, Origin::Whole, visit),
+        }
+    }
+
+    /// Visits the text inside the stream `r`, `depth` containers down.
+    pub fn stream(
+        &self,
+        name: &[u8],
+        r: &mut dyn Read,
+        depth: usize,
+        visit: &mut dyn Visit,
+    ) -> Flow {
+        self.stream_from(name, r, depth, Origin::Whole, visit)
+    }
+
+    /// Visits the text inside `r`, which is `origin`.
+    fn stream_from(
+        &self,
+        name: &[u8],
+        r: &mut dyn Read,
+        depth: usize,
+        origin: Origin,
+        visit: &mut dyn Visit,
+    ) -> Flow {
+        let mut head = [0u8; HEAD];
+        let n = match read_head(r, &mut head) {
+            Ok(n) => n,
+            Err(e) => {
+                visit.error(name, &e);
+                return Flow::Continue;
+            }
+        };
+        let kind = if depth < self.limits.max_depth { detect(&head[..n]) } else { Kind::Plain };
+        let mut whole = (&head[..n]).chain(r);
+        match kind {
+            Kind::Plain => visit.text(name, &mut whole, origin),
+            Kind::Compressed(codec) => {
+                let (input, count) = guard::Counted::new(whole);
+                match decode::decoder(codec, input) {
+                    Ok(decoded) => {
+                        let mut decoded = guard::Guard::new(decoded, count, self.limits.bombs);
+                        self.stream_from(name, &mut decoded, depth + 1, origin, visit)
+                    }
+                    Err(e) => {
+                        visit.error(name, &e);
+                        Flow::Continue
+                    }
+                }
+            }
+            Kind::Tar => self.tar(name, whole, depth + 1, visit),
+            Kind::Zip => match spool::Spooled::copy(whole, self.limits.spool_in_memory) {
+                Ok(spooled) => self.zip(name, spooled, depth + 1, visit),
+                Err(e) => {
+                    visit.error(name, &e);
+                    Flow::Continue
+                }
+            },
+        }
+    }
+}
+
+/// Reads up to `head.len()` bytes (fewer only at the end of the stream).
+fn read_head(r: &mut dyn Read, head: &mut [u8]) -> io::Result<usize> {
+    let mut n = 0;
+    while n < head.len() {
+        match r.read(&mut head[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
+/// The display name of `member` inside `outer`: `outer{member}`.
+pub fn member_name(outer: &[u8], member: &[u8]) -> Vec<u8> {
+    let mut name = Vec::with_capacity(outer.len() + member.len() + 2);
+    name.extend_from_slice(outer);
+    name.push(b'{');
+    name.extend_from_slice(member);
+    name.push(b'}');
+    name
+}
+
+#[cfg(test)]
+mod tests;
