@@ -37,8 +37,10 @@ impl Extractor {
             if !entry.header().entry_type().is_file() {
                 continue;
             }
-            let member = member_name(name, &entry.path_bytes());
-            if self.stream_from(&member, &mut entry, depth, Origin::Member, visit) == Flow::Stop {
+            let path = entry.path_bytes().into_owned();
+            let member = member_name(name, &path);
+            let origin = Origin::Member(&path);
+            if self.stream_from(&member, &mut entry, depth, origin, visit) == Flow::Stop {
                 return Flow::Stop;
             }
         }
@@ -63,21 +65,22 @@ impl Extractor {
             }
         };
         for i in 0..archive.len() {
-            let (member, encrypted) = match archive.by_index_raw(i) {
+            let (path, encrypted) = match archive.by_index_raw(i) {
                 Ok(f) if f.is_dir() => continue,
-                Ok(f) => (member_name(name, f.name_raw()), f.encrypted()),
+                Ok(f) => (f.name_raw().to_vec(), f.encrypted()),
                 Err(e) => {
                     visit.error(name, &zip_error(e));
                     continue;
                 }
             };
+            let member = member_name(name, &path);
             if encrypted {
                 let e = io::Error::other("encrypted member, not searched");
                 visit.note(&member, &e);
                 continue;
             }
             let flow = match archive.by_index(i) {
-                Ok(mut f) => self.stream_from(&member, &mut f, depth, Origin::Member, visit),
+                Ok(mut f) => self.stream_from(&member, &mut f, depth, Origin::Member(&path), visit),
                 Err(e) => {
                     visit.error(&member, &zip_error(e));
                     Flow::Continue

@@ -22,7 +22,7 @@
 //! #[derive(Default)]
 //! struct Texts(Vec<(String, String)>);
 //! impl Visit for Texts {
-//!     fn text(&mut self, name: &[u8], data: &mut dyn Read, _: Origin) -> Flow {
+//!     fn text(&mut self, name: &[u8], data: &mut dyn Read, _: Origin<'_>) -> Flow {
 //!         let mut s = String::new();
 //!         data.read_to_string(&mut s).unwrap();
 //!         self.0.push((String::from_utf8_lossy(name).into_owned(), s));
@@ -65,17 +65,18 @@ pub enum Flow {
 
 /// Where a text stream came from.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
-pub enum Origin {
+pub enum Origin<'m> {
     /// The whole source, decoded (a `.gz` of a text): one file.
     Whole,
-    /// A member of an archive: one of many, named `outer{member}`.
-    Member,
+    /// A member of an archive, one of many, with its path in the archive
+    /// (for globs); its display name is `outer{member}`.
+    Member(&'m [u8]),
 }
 
 /// Receives the text streams found inside a source, and what went wrong.
 pub trait Visit {
     /// A stream to search, named `outer{member}...`.
-    fn text(&mut self, name: &[u8], data: &mut dyn Read, origin: Origin) -> Flow;
+    fn text(&mut self, name: &[u8], data: &mut dyn Read, origin: Origin<'_>) -> Flow;
 
     /// Part of a source could not be read; the visit goes on where it can.
     fn error(&mut self, name: &[u8], err: &io::Error);
@@ -160,7 +161,7 @@ impl Extractor {
         name: &[u8],
         r: &mut dyn Read,
         depth: usize,
-        origin: Origin,
+        origin: Origin<'_>,
         visit: &mut dyn Visit,
     ) -> Flow {
         let mut head = [0u8; HEAD];

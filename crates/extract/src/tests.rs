@@ -12,7 +12,7 @@ struct Seen {
 }
 
 impl Visit for Seen {
-    fn text(&mut self, name: &[u8], data: &mut dyn Read, _: Origin) -> Flow {
+    fn text(&mut self, name: &[u8], data: &mut dyn Read, _: Origin<'_>) -> Flow {
         let name = String::from_utf8_lossy(name).into_owned();
         let mut bytes = Vec::new();
         match data.read_to_end(&mut bytes) {

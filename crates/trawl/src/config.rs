@@ -93,15 +93,17 @@ impl Filter {
 
     /// Whether the file printed as `path` is searched.
     pub fn file_ok(&self, path: &[u8]) -> bool {
-        if let Some(ex) = &self.exclude {
-            if Filter::matches(ex, path) {
-                return false;
-            }
-        }
-        match &self.include {
-            Some(inc) => Filter::matches(inc, path),
-            None => true,
-        }
+        !self.excluded(path) && self.included(path)
+    }
+
+    /// Whether `--exclude` names the file (or archive member) `path`.
+    pub fn excluded(&self, path: &[u8]) -> bool {
+        self.exclude.as_ref().is_some_and(|ex| Filter::matches(ex, path))
+    }
+
+    /// Whether `--include` (if given) names the file `path`.
+    pub fn included(&self, path: &[u8]) -> bool {
+        self.include.as_ref().is_none_or(|inc| Filter::matches(inc, path))
     }
 
     /// Whether the directory printed as `path` is entered.

@@ -79,7 +79,8 @@ pub fn run(ctx: &Context<'_>) -> Stats {
                 let name = b"(standard input)";
                 match &cfg.extract {
                     Some(ex) => {
-                        ex.stream(name, &mut io::stdin().lock(), 0, &mut Members(&mut v));
+                        let mut members = Members { grep: &mut v, outer_included: true };
+                        ex.stream(name, &mut io::stdin().lock(), 0, &mut members);
                     }
                     None => {
                         v.search(name, Source::Stream(io::stdin().lock()), Naming::File);
@@ -295,7 +296,10 @@ impl Visitor for GrepVisitor<'_> {
         if !entry.is_root() && ft != FileType::File {
             return WalkState::Continue;
         }
-        if !cfg.filter.file_ok(entry.path()) {
+        // With --search-zip, a file --include does not name may still be
+        // an archive whose members it names: its bytes tell.
+        let included = cfg.filter.included(entry.path());
+        if cfg.filter.excluded(entry.path()) || (!included && cfg.extract.is_none()) {
             return WalkState::Continue;
         }
         let file = match entry.open() {
@@ -310,13 +314,18 @@ impl Visitor for GrepVisitor<'_> {
         let regular =
             meta.map_or(ft == FileType::File, |st| FileType::from_mode(st.st_mode).is_file());
         if !regular {
+            if !included {
+                return WalkState::Continue;
+            }
             return self.search(entry.path(), Source::Stream(&file), Naming::File);
         }
         if let Some(ex) = &cfg.extract {
             match trawl_extract::Extractor::sniff(&file) {
+                Ok(trawl_extract::Kind::Plain) if !included => return WalkState::Continue,
                 Ok(trawl_extract::Kind::Plain) => {}
                 Ok(kind) => {
-                    return match ex.file(entry.path(), &file, kind, &mut Members(self)) {
+                    let mut members = Members { grep: self, outer_included: included };
+                    return match ex.file(entry.path(), &file, kind, &mut members) {
                         trawl_extract::Flow::Continue => WalkState::Continue,
                         trawl_extract::Flow::Stop => WalkState::Quit,
                     };
@@ -352,27 +361,49 @@ impl Visitor for GrepVisitor<'_> {
 }
 
 /// Searches the text streams found inside a compressed file or archive,
-/// each under its member name; reports what cannot be read.
-struct Members<'v, 'a>(&'v mut GrepVisitor<'a>);
+/// each under its member name, members chosen by `--include` and
+/// `--exclude` as files are; reports what cannot be read.
+struct Members<'v, 'a> {
+    grep: &'v mut GrepVisitor<'a>,
+    /// `--include` names the outer file (so a decoded `.gz` is searched).
+    outer_included: bool,
+}
 
 impl trawl_extract::Visit for Members<'_, '_> {
     fn text(
         &mut self,
         name: &[u8],
         data: &mut dyn Read,
-        origin: trawl_extract::Origin,
+        origin: trawl_extract::Origin<'_>,
     ) -> trawl_extract::Flow {
+        let filter = &self.grep.ctx.cfg.filter;
         let naming = match origin {
-            trawl_extract::Origin::Whole => Naming::File,
-            trawl_extract::Origin::Member => Naming::Member,
+            trawl_extract::Origin::Whole if self.outer_included => Naming::File,
+            // `--include='*.c'` names `x.c.gz`: the name without its
+            // compression suffix.
+            trawl_extract::Origin::Whole if filter.included(strip_codec_suffix(name)) => {
+                Naming::File
+            }
+            trawl_extract::Origin::Whole => return trawl_extract::Flow::Continue,
+            trawl_extract::Origin::Member(path) if filter.file_ok(path) => Naming::Member,
+            trawl_extract::Origin::Member(_) => return trawl_extract::Flow::Continue,
         };
-        match self.0.search(name, Source::Stream(data), naming) {
+        match self.grep.search(name, Source::Stream(data), naming) {
             WalkState::Quit => trawl_extract::Flow::Stop,
             _ => trawl_extract::Flow::Continue,
         }
     }
 
     fn error(&mut self, name: &[u8], err: &io::Error) {
-        self.0.ctx.report_path(name, &trawl_diag::io_message(err));
+        self.grep.ctx.report_path(name, &trawl_diag::io_message(err));
     }
+}
+
+/// `name` without a compression suffix (`.gz`, `.bz2`, `.xz`, `.zst`,
+/// `.lz4`).
+fn strip_codec_suffix(name: &[u8]) -> &[u8] {
+    [&b".gz"[..], b".bz2", b".xz", b".zst", b".lz4"]
+        .iter()
+        .find_map(|s| name.strip_suffix(*s))
+        .unwrap_or(name)
 }

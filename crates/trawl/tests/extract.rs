@@ -274,3 +274,37 @@ fn an_encrypted_member_gets_one_note_and_its_siblings_are_searched() {
         .assert_code(0)
         .assert_stdout("one needle\n");
 }
+
+#[test]
+fn include_and_exclude_choose_members_as_they_choose_files() {
+    let t = Tree::new();
+    t.file("w/a.c", "c needle\n");
+    t.file("w/b.h", "h needle\n");
+    t.file("w/skip.c", "skipped needle\n");
+    sh(&t.path().join("w"), "tar", &["-czf", "../src.tgz", "a.c", "b.h", "skip.c"]);
+    std::fs::remove_dir_all(t.path().join("w")).unwrap();
+    t.file("one.c", "gz needle\n");
+    sh(t.path(), "gzip", &["one.c"]);
+    t.file("plain.txt", "plain needle\n");
+    let got = t
+        .trawl()
+        .args([
+            "--search-zip",
+            "--sort",
+            "path",
+            "--include",
+            "*.c",
+            "--exclude",
+            "skip*",
+            "needle",
+            ".",
+        ])
+        .run();
+    got.assert_code(0)
+        .assert_no_stderr()
+        .assert_stdout("./one.c.gz:gz needle\n./src.tgz{a.c}:c needle\n");
+    // Excluding the archive skips all of it.
+    let got =
+        t.trawl().args(["--search-zip", "--exclude", "*.tgz", "-l", "needle", "src.tgz"]).run();
+    got.assert_code(1).assert_stdout("");
+}
