@@ -2,7 +2,11 @@
 //! through its central directory), each handed back to the extractor, so a
 //! member may itself be compressed or an archive.
 
+use std::cell::Cell;
 use std::io::{self, Read, Seek};
+use std::rc::Rc;
+
+use crate::guard::Guard;
 
 use crate::{member_name, Extractor, Flow, Origin, Visit};
 
@@ -55,6 +59,7 @@ impl Extractor {
         name: &[u8],
         r: impl Read + Seek,
         depth: usize,
+        origin: Origin<'_>,
         visit: &mut dyn Visit,
     ) -> Flow {
         let mut archive = match zip::ZipArchive::new(r) {
@@ -64,10 +69,21 @@ impl Extractor {
                 return Flow::Continue;
             }
         };
+        if self.limits.documents {
+            if let Some(doc) = crate::document::detect(&mut archive) {
+                return match crate::document::text(&mut archive, doc) {
+                    Ok(text) => visit.text(name, &mut &text[..], origin),
+                    Err(e) => {
+                        visit.error(name, &e);
+                        Flow::Continue
+                    }
+                };
+            }
+        }
         for i in 0..archive.len() {
-            let (path, encrypted) = match archive.by_index_raw(i) {
+            let (path, encrypted, packed) = match archive.by_index_raw(i) {
                 Ok(f) if f.is_dir() => continue,
-                Ok(f) => (f.name_raw().to_vec(), f.encrypted()),
+                Ok(f) => (f.name_raw().to_vec(), f.encrypted(), f.compressed_size()),
                 Err(e) => {
                     visit.error(name, &zip_error(e));
                     continue;
@@ -80,7 +96,12 @@ impl Extractor {
                 continue;
             }
             let flow = match archive.by_index(i) {
-                Ok(mut f) => self.stream_from(&member, &mut f, depth, Origin::Member(&path), visit),
+                Ok(f) => {
+                    // The member's compressed size bounds how far it may grow.
+                    let packed = Rc::new(Cell::new(packed));
+                    let mut f = Guard::new(f, packed, self.limits.bombs);
+                    self.stream_from(&member, &mut f, depth, Origin::Member(&path), visit)
+                }
                 Err(e) => {
                     visit.error(&member, &zip_error(e));
                     Flow::Continue

@@ -47,10 +47,12 @@ use std::os::unix::fs::FileExt;
 
 mod archive;
 mod decode;
+mod document;
 mod guard;
 mod kind;
 mod spool;
 
+pub use document::Document;
 pub use guard::BombLimits;
 pub use kind::{detect, Codec, Kind, HEAD};
 
@@ -99,11 +101,19 @@ pub struct Limits {
     /// A zip inside an archive is held in memory up to this size, else in
     /// a temporary file.
     pub spool_in_memory: usize,
+    /// Office files and e-books are read as documents (their text), not
+    /// as zips of XML.
+    pub documents: bool,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_depth: 8, bombs: BombLimits::default(), spool_in_memory: 64 << 20 }
+        Limits {
+            max_depth: 8,
+            bombs: BombLimits::default(),
+            spool_in_memory: 64 << 20,
+            documents: false,
+        }
     }
 }
 
@@ -139,7 +149,7 @@ impl Extractor {
     /// (a zip is read through its directory; anything else as a stream).
     pub fn file(&self, name: &[u8], file: &File, kind: Kind, visit: &mut dyn Visit) -> Flow {
         match kind {
-            Kind::Zip if self.limits.max_depth > 0 => self.zip(name, file, 1, visit),
+            Kind::Zip if self.limits.max_depth > 0 => self.zip(name, file, 1, Origin::Whole, visit),
             _ => self.stream_from(name, &mut &*file, 0, Origin::Whole, visit),
         }
     }
@@ -191,7 +201,7 @@ impl Extractor {
             }
             Kind::Tar => self.tar(name, whole, depth + 1, visit),
             Kind::Zip => match spool::Spooled::copy(whole, self.limits.spool_in_memory) {
-                Ok(spooled) => self.zip(name, spooled, depth + 1, visit),
+                Ok(spooled) => self.zip(name, spooled, depth + 1, origin, visit),
                 Err(e) => {
                     visit.error(name, &e);
                     Flow::Continue

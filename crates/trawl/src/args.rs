@@ -62,6 +62,7 @@ pub fn command() -> Command {
         .arg(flag("no_mmap").long("no-mmap").help("Read large files instead of mapping them into memory"))
         .arg(flag("line_buffered").long("line-buffered").help("Write each line as soon as it is found"))
         .arg(flag("search_zip").long("search-zip").visible_alias("zip").help("Search inside compressed files (gzip, bzip2, xz, zstd, lz4) and archives (tar, zip), told by their bytes; members are named ARCHIVE{MEMBER}"))
+        .arg(flag("docs").long("docs").help("Search the text of documents too: office files and e-books read in-process (DOCX, PPTX, XLSX, ODT, ODS, ODP, EPUB), a paragraph or table row per line; implies --search-zip"))
         .arg(Arg::new("max_archive_depth").long("max-archive-depth").value_name("N").value_parser(clap::value_parser!(usize)).help("With --search-zip: open at most N compressed streams and archives one inside another (default 8)"))
         .arg(flag("recursive").short('r').long("recursive").help("Search directories recursively (always on)"))
         .arg(flag("dereference").short('R').long("dereference-recursive").help("Recurse and follow symlinks"))

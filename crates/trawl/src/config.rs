@@ -332,8 +332,9 @@ impl Config {
             no_messages: flag("no_messages"),
             stats: flag("stats"),
             selects_nothing,
-            extract: flag("search_zip").then(|| {
-                let mut limits = trawl_extract::Limits::default();
+            extract: (flag("search_zip") || flag("docs")).then(|| {
+                let mut limits =
+                    trawl_extract::Limits { documents: flag("docs"), ..Default::default() };
                 if let Some(&n) = m.get_one::<usize>("max_archive_depth") {
                     limits.max_depth = n;
                 }
