@@ -16,6 +16,8 @@ pub enum Kind {
     Tar,
     /// A zip archive (also jar, whl, and the office formats' container).
     Zip,
+    /// A PDF document.
+    Pdf,
 }
 
 /// A compression format.
@@ -61,6 +63,8 @@ pub fn detect(head: &[u8]) -> Kind {
         Kind::Compressed(Codec::Lz4)
     } else if head.starts_with(b"PK\x03\x04") || head.starts_with(b"PK\x05\x06") {
         Kind::Zip
+    } else if head.starts_with(b"%PDF-") {
+        Kind::Pdf
     } else if head.get(257..262) == Some(b"ustar") {
         Kind::Tar
     } else {
@@ -84,6 +88,7 @@ mod tests {
         let mut tar = vec![0u8; 512];
         tar[257..263].copy_from_slice(b"ustar\0");
         assert_eq!(detect(&tar), Kind::Tar);
+        assert_eq!(detect(b"%PDF-1.5\n%"), Kind::Pdf);
         assert_eq!(detect(b"hello\n"), Kind::Plain);
         assert_eq!(detect(b""), Kind::Plain);
     }

@@ -42,17 +42,21 @@
 #![deny(missing_docs)]
 
 use std::fs::File;
-use std::io::{self, Read};
+use std::io::{self, Read, Seek};
 use std::os::unix::fs::FileExt;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 mod archive;
 mod decode;
 mod document;
+mod external;
 mod guard;
 mod kind;
 mod spool;
 
 pub use document::Document;
+pub use external::ExternalLimits;
 pub use guard::BombLimits;
 pub use kind::{detect, Codec, Kind, HEAD};
 
@@ -101,9 +105,11 @@ pub struct Limits {
     /// A zip inside an archive is held in memory up to this size, else in
     /// a temporary file.
     pub spool_in_memory: usize,
-    /// Office files and e-books are read as documents (their text), not
-    /// as zips of XML.
+    /// Documents are read as their text: office files and e-books (not
+    /// as zips of XML), PDFs through `pdftotext`.
     pub documents: bool,
+    /// The children that extract text.
+    pub external: ExternalLimits,
 }
 
 impl Default for Limits {
@@ -113,20 +119,30 @@ impl Default for Limits {
             bombs: BombLimits::default(),
             spool_in_memory: 64 << 20,
             documents: false,
+            external: ExternalLimits::default(),
         }
     }
 }
 
-/// Opens compressed files and archives (see the crate's documentation).
-#[derive(Clone, Debug, Default)]
+/// Opens compressed files, archives and documents (see the crate's
+/// documentation). One is shared by every search thread of a run.
+#[derive(Clone, Debug)]
 pub struct Extractor {
     limits: Limits,
+    runner: external::Runner,
+}
+
+impl Default for Extractor {
+    fn default() -> Self {
+        Extractor::new(Limits::default(), Arc::default())
+    }
 }
 
 impl Extractor {
-    /// An extractor with these limits.
-    pub fn new(limits: Limits) -> Self {
-        Extractor { limits }
+    /// An extractor with these limits; setting `cancel` kills the children
+    /// it runs.
+    pub fn new(limits: Limits, cancel: Arc<AtomicBool>) -> Self {
+        Extractor { limits, runner: external::Runner::new(limits.external, cancel) }
     }
 
     /// The kind of an open file, from its first bytes, read without moving
@@ -150,6 +166,16 @@ impl Extractor {
     pub fn file(&self, name: &[u8], file: &File, kind: Kind, visit: &mut dyn Visit) -> Flow {
         match kind {
             Kind::Zip if self.limits.max_depth > 0 => self.zip(name, file, 1, Origin::Whole, visit),
+            Kind::Pdf if self.limits.documents => match file.try_clone() {
+                Ok(document) => match self.pdf(name, document, Origin::Whole, visit) {
+                    Some(flow) => flow,
+                    None => visit.text(name, &mut &*file, Origin::Whole),
+                },
+                Err(e) => {
+                    visit.error(name, &e);
+                    Flow::Continue
+                }
+            },
             _ => self.stream_from(name, &mut &*file, 0, Origin::Whole, visit),
         }
     }
@@ -199,6 +225,34 @@ impl Extractor {
                     }
                 }
             }
+            Kind::Pdf if self.limits.documents => {
+                let mut document = match spool::Spooled::copy(whole, 0) {
+                    Ok(spool::Spooled::File(f)) => f,
+                    Ok(spool::Spooled::Memory(_)) => unreachable!("nothing is held in memory"),
+                    Err(e) => {
+                        visit.error(name, &e);
+                        return Flow::Continue;
+                    }
+                };
+                let for_child = match document.try_clone() {
+                    Ok(f) => f,
+                    Err(e) => {
+                        visit.error(name, &e);
+                        return Flow::Continue;
+                    }
+                };
+                match self.pdf(name, for_child, origin, visit) {
+                    Some(flow) => flow,
+                    None => match document.rewind() {
+                        Ok(()) => visit.text(name, &mut document, origin),
+                        Err(e) => {
+                            visit.error(name, &e);
+                            Flow::Continue
+                        }
+                    },
+                }
+            }
+            Kind::Pdf => visit.text(name, &mut whole, origin),
             Kind::Tar => self.tar(name, whole, depth + 1, visit),
             Kind::Zip => match spool::Spooled::copy(whole, self.limits.spool_in_memory) {
                 Ok(spooled) => self.zip(name, spooled, depth + 1, origin, visit),
@@ -207,6 +261,35 @@ impl Extractor {
                     Flow::Continue
                 }
             },
+        }
+    }
+}
+
+impl Extractor {
+    /// Searches the text `pdftotext` makes of `document`; None when the
+    /// tool is missing and the document must be searched as bytes.
+    fn pdf(
+        &self,
+        name: &[u8],
+        document: File,
+        origin: Origin<'_>,
+        visit: &mut dyn Visit,
+    ) -> Option<Flow> {
+        let outcome = {
+            let mut text = |r: &mut dyn Read| visit.text(name, r, origin);
+            self.runner.run(external::PDFTOTEXT, document, &mut text)
+        };
+        match outcome {
+            Ok(external::Outcome::Ran(flow)) => Some(flow),
+            Ok(external::Outcome::Missing(e)) => {
+                visit.error(name, &e);
+                None
+            }
+            Ok(external::Outcome::MissingBefore) => None,
+            Err(e) => {
+                visit.error(name, &e);
+                Some(Flow::Continue)
+            }
         }
     }
 }

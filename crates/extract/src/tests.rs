@@ -65,14 +65,14 @@ fn a_stream_growing_past_the_ratio_limit_ends_with_an_error() {
     let zeros = vec![0u8; 8 << 20];
     let limits =
         Limits { bombs: BombLimits { floor: 1 << 20, max_ratio: 100 }, ..Limits::default() };
-    let seen = visit(&Extractor::new(limits), "bomb.gz", &gzip(&zeros));
+    let seen = visit(&Extractor::new(limits, Default::default()), "bomb.gz", &gzip(&zeros));
     assert!(seen.texts.is_empty());
     assert_eq!(seen.errors.len(), 1);
     assert!(seen.errors[0].1.contains("more than 100:1"), "{:?}", seen.errors);
     // Under the ratio, the same stream is read whole.
     let limits =
         Limits { bombs: BombLimits { floor: 1 << 20, max_ratio: 10_000 }, ..Limits::default() };
-    let seen = visit(&Extractor::new(limits), "ok.gz", &gzip(&zeros));
+    let seen = visit(&Extractor::new(limits, Default::default()), "ok.gz", &gzip(&zeros));
     assert_eq!(seen.texts, [("ok.gz".to_string(), zeros)]);
 }
 
@@ -81,7 +81,10 @@ fn a_zip_inside_a_tar_is_spooled_to_a_file_when_large() {
     let inner = zip(&[("a.txt", b"one\n"), ("b/c.txt", b"two\n")]);
     let outer = gzip(&tar(&[("x/inner.zip", &inner), ("y.txt", b"three\n")]));
     for in_memory in [0, 1 << 20] {
-        let ex = Extractor::new(Limits { spool_in_memory: in_memory, ..Limits::default() });
+        let ex = Extractor::new(
+            Limits { spool_in_memory: in_memory, ..Limits::default() },
+            Default::default(),
+        );
         let seen = visit(&ex, "o.tgz", &outer);
         assert!(seen.errors.is_empty(), "{:?}", seen.errors);
         let names: Vec<&str> = seen.texts.iter().map(|(n, _)| n.as_str()).collect();
@@ -96,7 +99,7 @@ fn a_zip_inside_a_tar_is_spooled_to_a_file_when_large() {
 #[test]
 fn past_the_depth_limit_a_container_is_searched_as_its_bytes() {
     let gz = gzip(&gzip(b"needle\n"));
-    let ex = Extractor::new(Limits { max_depth: 1, ..Limits::default() });
+    let ex = Extractor::new(Limits { max_depth: 1, ..Limits::default() }, Default::default());
     let seen = visit(&ex, "a.gz.gz", &gz);
     assert_eq!(seen.texts, [("a.gz.gz".to_string(), gzip(b"needle\n"))]);
     let seen = visit(&Extractor::default(), "a.gz.gz", &gz);

@@ -244,7 +244,7 @@ impl Config {
                 unsafe { MmapChoice::auto() }
             },
             threads: m.get_one::<usize>("threads").copied().unwrap_or(0),
-            cancel,
+            cancel: cancel.clone(),
             max_count: m.get_one::<u64>("max_count").copied(),
             binary,
         };
@@ -338,7 +338,13 @@ impl Config {
                 if let Some(&n) = m.get_one::<usize>("max_archive_depth") {
                     limits.max_depth = n;
                 }
-                trawl_extract::Extractor::new(limits)
+                if let Some(&n) = m.get_one::<usize>("extract_jobs") {
+                    limits.external.jobs = n;
+                }
+                if let Some(&s) = m.get_one::<u64>("extract_timeout") {
+                    limits.external.timeout = std::time::Duration::from_secs(s);
+                }
+                trawl_extract::Extractor::new(limits, cancel.flag())
             }),
         })
     }

@@ -10,6 +10,8 @@
 //! - `sorted`: `--sort path` and `find --sort` (parallel, written in walk
 //!   order) against GNU grep given the files in walk order.
 //! - `find`: `trawl find` against GNU find, on the trees of `find_fixtures`.
+//! - `documents`: `--docs` on PDFs against pdftotext piped into GNU grep,
+//!   and the extractor processes' faults.
 //! - `extract`: `--search-zip` against gzip, bzip2, xz, zstd, lz4, tar and
 //!   unzip piped into GNU grep.
 //! - `faults`: special files, loops, permissions, races, huge inputs,
@@ -23,6 +25,7 @@ mod fixtures;
 mod json;
 mod util;
 
+mod documents;
 mod extract;
 mod faults;
 mod files;
