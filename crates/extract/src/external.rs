@@ -18,7 +18,7 @@ use std::io::{self, Read};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex, OnceLock};
 use std::time::Duration;
 
 /// Bounds on the children that extract text.
@@ -76,6 +76,9 @@ pub(crate) struct Runner {
     missing: AtomicBool,
     /// Set when the run is cancelled: children are killed.
     cancel: Arc<AtomicBool>,
+    /// What identifies the tool's output for the cache (pdftotext, the
+    /// only tool so far): found once.
+    identity: OnceLock<Option<Vec<u8>>>,
 }
 
 impl Clone for Runner {
@@ -103,7 +106,37 @@ impl Runner {
             freed: Condvar::new(),
             missing: AtomicBool::new(false),
             cancel,
+            identity: OnceLock::new(),
         }
+    }
+
+    /// What the tool's output depends on: its name and arguments, and the
+    /// inode, size and mtime of the executable PATH finds (a new version is
+    /// a new file). None when PATH has no such executable.
+    pub(crate) fn identity(&self, tool: Tool) -> Option<Vec<u8>> {
+        self.identity
+            .get_or_init(|| {
+                use std::os::unix::fs::{MetadataExt, PermissionsExt};
+                let path = std::env::var_os("PATH")?;
+                std::env::split_paths(&path).find_map(|dir| {
+                    let md = std::fs::metadata(dir.join(tool.program)).ok()?;
+                    if !md.is_file() || md.permissions().mode() & 0o111 == 0 {
+                        return None;
+                    }
+                    let mut id = Vec::new();
+                    for part in std::iter::once(&tool.program).chain(tool.args) {
+                        id.extend_from_slice(part.as_bytes());
+                        id.push(0);
+                    }
+                    for v in
+                        [md.dev(), md.ino(), md.size(), md.mtime() as u64, md.mtime_nsec() as u64]
+                    {
+                        id.extend_from_slice(&v.to_le_bytes());
+                    }
+                    Some(id)
+                })
+            })
+            .clone()
     }
 
     fn jobs(&self) -> usize {

@@ -1,5 +1,11 @@
-//! trawl's source layer: the text inside compressed files and archives,
-//! handed to the searcher as streams with display names.
+//! trawl's source layer: the text inside compressed files, archives and
+//! documents, handed to the searcher as streams with display names.
+//!
+//! With [`Limits::documents`], office files and e-books become their text
+//! (`document`), and PDFs the text of `pdftotext`, run as a child process
+//! (`external`: a bounded pool, time and output limits, always reaped);
+//! what extractor processes make, and what slow codecs decode, is kept in
+//! a [`cache`] so that it is made once.
 //!
 //! A file's kind is told by its first bytes ([`detect`]), not by its name.
 //! Compressed streams (gzip, bzip2, xz, zstd, lz4) are decoded in-process
@@ -48,11 +54,14 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 mod archive;
+pub mod cache;
 mod decode;
+mod decoded;
 mod document;
 mod external;
 mod guard;
 mod kind;
+mod pdf;
 mod spool;
 
 pub use document::Document;
@@ -92,6 +101,12 @@ pub trait Visit {
     fn note(&mut self, name: &[u8], err: &io::Error) {
         self.error(name, err);
     }
+
+    /// Something the user should know that does not fail the search (the
+    /// cache was rebuilt). By default reported as an error.
+    fn warning(&mut self, name: &[u8], err: &io::Error) {
+        self.error(name, err);
+    }
 }
 
 /// How deep and how large extraction may go.
@@ -126,10 +141,16 @@ impl Default for Limits {
 
 /// Opens compressed files, archives and documents (see the crate's
 /// documentation). One is shared by every search thread of a run.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Extractor {
     limits: Limits,
     runner: external::Runner,
+    /// Where the cache of extracted text is (None: no cache).
+    cache_dir: Option<std::path::PathBuf>,
+    cache_limit: u64,
+    /// Opened at the first document that needs it (None inside: it could
+    /// not be opened, which was reported once).
+    cache: std::sync::OnceLock<Option<cache::Cache>>,
 }
 
 impl Default for Extractor {
@@ -139,10 +160,24 @@ impl Default for Extractor {
 }
 
 impl Extractor {
-    /// An extractor with these limits; setting `cancel` kills the children
-    /// it runs.
+    /// An extractor with these limits and no cache; setting `cancel` kills
+    /// the children it runs.
     pub fn new(limits: Limits, cancel: Arc<AtomicBool>) -> Self {
-        Extractor { limits, runner: external::Runner::new(limits.external, cancel) }
+        Extractor {
+            limits,
+            runner: external::Runner::new(limits.external, cancel),
+            cache_dir: None,
+            cache_limit: cache::DEFAULT_LIMIT,
+            cache: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// Keeps the text extractor processes make in a cache in `dir` (see
+    /// [`cache`]), of at most `limit` stored bytes.
+    pub fn with_cache(mut self, dir: std::path::PathBuf, limit: u64) -> Self {
+        self.cache_dir = Some(dir);
+        self.cache_limit = limit;
+        self
     }
 
     /// The kind of an open file, from its first bytes, read without moving
@@ -166,11 +201,19 @@ impl Extractor {
     pub fn file(&self, name: &[u8], file: &File, kind: Kind, visit: &mut dyn Visit) -> Flow {
         match kind {
             Kind::Zip if self.limits.max_depth > 0 => self.zip(name, file, 1, Origin::Whole, visit),
-            Kind::Pdf if self.limits.documents => match file.try_clone() {
-                Ok(document) => match self.pdf(name, document, Origin::Whole, visit) {
+            Kind::Compressed(codec) if decoded::is_slow(codec) && self.limits.max_depth > 0 => {
+                match self.slow_decoded(name, file, codec, visit) {
                     Some(flow) => flow,
-                    None => visit.text(name, &mut &*file, Origin::Whole),
-                },
+                    None => self.stream_from(name, &mut &*file, 0, Origin::Whole, visit),
+                }
+            }
+            Kind::Pdf if self.limits.documents => match file.try_clone() {
+                Ok(document) => {
+                    match self.pdf(name, document, pdf::Identity::File, Origin::Whole, visit) {
+                        Some(flow) => flow,
+                        None => visit.text(name, &mut &*file, Origin::Whole),
+                    }
+                }
                 Err(e) => {
                     visit.error(name, &e);
                     Flow::Continue
@@ -241,7 +284,7 @@ impl Extractor {
                         return Flow::Continue;
                     }
                 };
-                match self.pdf(name, for_child, origin, visit) {
+                match self.pdf(name, for_child, pdf::Identity::Member, origin, visit) {
                     Some(flow) => flow,
                     None => match document.rewind() {
                         Ok(()) => visit.text(name, &mut document, origin),
@@ -261,35 +304,6 @@ impl Extractor {
                     Flow::Continue
                 }
             },
-        }
-    }
-}
-
-impl Extractor {
-    /// Searches the text `pdftotext` makes of `document`; None when the
-    /// tool is missing and the document must be searched as bytes.
-    fn pdf(
-        &self,
-        name: &[u8],
-        document: File,
-        origin: Origin<'_>,
-        visit: &mut dyn Visit,
-    ) -> Option<Flow> {
-        let outcome = {
-            let mut text = |r: &mut dyn Read| visit.text(name, r, origin);
-            self.runner.run(external::PDFTOTEXT, document, &mut text)
-        };
-        match outcome {
-            Ok(external::Outcome::Ran(flow)) => Some(flow),
-            Ok(external::Outcome::Missing(e)) => {
-                visit.error(name, &e);
-                None
-            }
-            Ok(external::Outcome::MissingBefore) => None,
-            Err(e) => {
-                visit.error(name, &e);
-                Some(Flow::Continue)
-            }
         }
     }
 }

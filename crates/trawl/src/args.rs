@@ -65,6 +65,7 @@ pub fn command() -> Command {
         .arg(flag("docs").long("docs").help("Search the text of documents too: office files and e-books read in-process (DOCX, PPTX, XLSX, ODT, ODS, ODP, EPUB), a paragraph or table row per line; PDFs through pdftotext (poppler-utils); implies --search-zip"))
         .arg(Arg::new("extract_jobs").long("extract-jobs").value_name("N").value_parser(clap::value_parser!(usize)).help("With --docs: at most N extractor processes (pdftotext) at once (default: one per CPU)"))
         .arg(Arg::new("extract_timeout").long("extract-timeout").value_name("SECS").value_parser(clap::value_parser!(u64)).help("With --docs: kill an extractor process after SECS seconds (default 30)"))
+        .arg(flag("no_cache").long("no-cache").help("With --docs: neither read nor fill the cache of extracted text (in $XDG_CACHE_HOME/trawl; see 'trawl cache')"))
         .arg(Arg::new("max_archive_depth").long("max-archive-depth").value_name("N").value_parser(clap::value_parser!(usize)).help("With --search-zip: open at most N compressed streams and archives one inside another (default 8)"))
         .arg(flag("recursive").short('r').long("recursive").help("Search directories recursively (always on)"))
         .arg(flag("dereference").short('R').long("dereference-recursive").help("Recurse and follow symlinks"))

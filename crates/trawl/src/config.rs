@@ -344,7 +344,13 @@ impl Config {
                 if let Some(&s) = m.get_one::<u64>("extract_timeout") {
                     limits.external.timeout = std::time::Duration::from_secs(s);
                 }
-                trawl_extract::Extractor::new(limits, cancel.flag())
+                let extractor = trawl_extract::Extractor::new(limits, cancel.flag());
+                match trawl_extract::cache::default_dir() {
+                    Some(dir) if !flag("no_cache") => {
+                        extractor.with_cache(dir, trawl_extract::cache::DEFAULT_LIMIT)
+                    }
+                    _ => extractor,
+                }
             }),
         })
     }

@@ -397,6 +397,13 @@ impl trawl_extract::Visit for Members<'_, '_> {
     fn error(&mut self, name: &[u8], err: &io::Error) {
         self.grep.ctx.report_path(name, &trawl_diag::io_message(err));
     }
+
+    fn warning(&mut self, name: &[u8], err: &io::Error) {
+        let mut msg = name.to_vec();
+        msg.extend_from_slice(b": ");
+        msg.extend_from_slice(err.to_string().as_bytes());
+        self.grep.ctx.report(&msg, false);
+    }
 }
 
 /// `name` without a compression suffix (`.gz`, `.bz2`, `.xz`, `.zst`,

@@ -20,6 +20,7 @@
 //! (0 with `-q` when a line was selected, errors or not).
 
 mod args;
+mod cache_cmd;
 mod config;
 mod find;
 mod grep;
@@ -42,6 +43,9 @@ fn main() -> ExitCode {
     if argv.get(1).is_some_and(|a| a == "find") {
         raise_open_file_limit();
         return find::main(argv.split_off(2), cancel);
+    }
+    if argv.get(1).is_some_and(|a| a == "cache") {
+        return cache_cmd::main(argv.split_off(2));
     }
     let command = args::command();
     let argv = args::preprocess(argv, &command);

@@ -271,3 +271,177 @@ fn no_extractor_is_left_a_zombie_while_a_search_runs() {
     std::io::Read::read_to_string(child.stdout.as_mut().unwrap(), &mut out).unwrap();
     assert_eq!(out.lines().filter(|l| l.ends_with(":1")).count(), 40, "{out}");
 }
+
+/// The real pdftotext, as PATH finds it.
+fn real_pdftotext() -> std::path::PathBuf {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .map(|d| d.join("pdftotext"))
+        .find(|p| p.is_file())
+        .expect("pdftotext (poppler-utils, installed by .ci/deps)")
+}
+
+/// A tree whose `bin/pdftotext` logs each run to `runs.log` and then runs
+/// the real one; returns the PATH to use and the cache directory.
+fn counted(t: &Tree) -> (String, String) {
+    let real = real_pdftotext();
+    let log = t.path().join("runs.log");
+    let path = fake_pdftotext(
+        t,
+        &format!("echo run >> '{}'\nexec '{}' \"$@\"", log.display(), real.display()),
+    );
+    (path, t.path().join("cache").display().to_string())
+}
+
+fn runs(t: &Tree) -> usize {
+    std::fs::read_to_string(t.path().join("runs.log")).map_or(0, |s| s.lines().count())
+}
+
+fn search(t: &Tree, path: &str, cache: &str, args: &[&str]) -> crate::util::Run {
+    t.trawl().env("PATH", path).env("XDG_CACHE_HOME", cache).args(["--docs"]).args(args).run()
+}
+
+#[test]
+fn a_cached_document_starts_no_process_and_copies_hit_by_content() {
+    let t = Tree::new();
+    t.dir("docs");
+    write_pdf(&t, "docs/a.pdf", 10);
+    let (path, cache) = counted(&t);
+    let first = search(&t, &path, &cache, &["-n", "Dijkstra", "docs/a.pdf"]);
+    first.assert_code(0).assert_no_stderr();
+    assert_eq!(runs(&t), 1);
+    let second = search(&t, &path, &cache, &["-n", "Dijkstra", "docs/a.pdf"]);
+    second.assert_code(0).assert_no_stderr().assert_stdout(&first.stdout);
+    assert_eq!(runs(&t), 1, "the second search ran pdftotext");
+    // A copy elsewhere has the same bytes: found by their hash.
+    std::fs::copy(t.path().join("docs/a.pdf"), t.path().join("copy.pdf")).unwrap();
+    search(&t, &path, &cache, &["-n", "Dijkstra", "copy.pdf"]).assert_stdout(&first.stdout);
+    assert_eq!(runs(&t), 1, "the copy ran pdftotext");
+    // A different pattern needs no new extraction either.
+    let pkg = search(&t, &path, &cache, &["-c", "package", "docs/a.pdf"]);
+    assert_ne!(pkg.stdout, b"0\n");
+    assert_eq!(runs(&t), 1);
+    // --no-cache neither reads nor fills it.
+    search(&t, &path, &cache, &["--no-cache", "-n", "Dijkstra", "docs/a.pdf"])
+        .assert_stdout(&first.stdout);
+    assert_eq!(runs(&t), 2);
+}
+
+#[test]
+fn a_failure_is_remembered_with_its_message() {
+    let t = Tree::new();
+    write_pdf(&t, "good.pdf", 11);
+    let good = std::fs::read(t.path().join("good.pdf")).unwrap();
+    t.file_bytes(b"cut.pdf", &good[..good.len() / 3]);
+    let (path, cache) = counted(&t);
+    let first = search(&t, &path, &cache, &["-c", "Dijkstra", "cut.pdf"]);
+    first.assert_code(2);
+    assert_eq!(runs(&t), 1);
+    let second = search(&t, &path, &cache, &["-c", "Dijkstra", "cut.pdf"]);
+    second.assert_code(2).assert_stdout(&first.stdout);
+    assert_eq!(second.stderr, first.stderr);
+    assert_eq!(runs(&t), 1, "a remembered failure ran pdftotext again");
+}
+
+/// Searches `a.pdf` after `change` rewrote it: the new text must be found.
+fn after_change(change: impl FnOnce(&Tree)) {
+    let t = Tree::new();
+    write_pdf(&t, "a.pdf", 20);
+    let (path, cache) = counted(&t);
+    let before = grep_prefixed(t.path(), "plain text 20 ", &pdftotext(t.path(), "a.pdf"), "")
+        .lines()
+        .count();
+    assert!(before > 0);
+    let first = search(&t, &path, &cache, &["-c", "plain text 20 ", "a.pdf"]);
+    first.assert_code(0).assert_stdout(format!("{before}\n"));
+    change(&t);
+    let after = search(&t, &path, &cache, &["-c", "plain text 2[01] ", "a.pdf"]);
+    let want = grep_prefixed(t.path(), "plain text 2[01] ", &pdftotext(t.path(), "a.pdf"), "")
+        .lines()
+        .count();
+    after.assert_no_stderr().assert_stdout(format!("{want}\n"));
+    let old = search(&t, &path, &cache, &["-c", "plain text 20 ", "a.pdf"]);
+    old.assert_stdout("0\n");
+    assert_eq!(runs(&t), 2);
+}
+
+/// The same PDF as `pages(20)` but saying 21 where it said 20: the same size.
+fn same_size_other_text(t: &Tree) -> Vec<u8> {
+    let old = std::fs::read(t.path().join("a.pdf")).unwrap();
+    let new: Vec<u8> = String::from_utf8(old.clone())
+        .unwrap()
+        .replace("plain text 20 ", "plain text 21 ")
+        .into_bytes();
+    assert_eq!(new.len(), old.len());
+    assert_ne!(new, old);
+    new
+}
+
+#[test]
+fn a_rewrite_with_its_old_mtime_restored_is_seen() {
+    after_change(|t| {
+        let p = t.path().join("a.pdf");
+        let mtime = std::fs::metadata(&p).unwrap().modified().unwrap();
+        let new = same_size_other_text(t);
+        std::fs::write(&p, new).unwrap();
+        // touch -d: the old mtime back (ctime moves on regardless).
+        std::fs::File::options().write(true).open(&p).unwrap().set_modified(mtime).unwrap();
+        assert_eq!(std::fs::metadata(&p).unwrap().modified().unwrap(), mtime);
+    });
+}
+
+#[test]
+fn an_in_place_edit_of_the_same_size_is_seen() {
+    after_change(|t| {
+        use std::io::{Seek, Write};
+        let new = same_size_other_text(t);
+        let mut f = std::fs::File::options().write(true).open(t.path().join("a.pdf")).unwrap();
+        f.seek(std::io::SeekFrom::Start(0)).unwrap();
+        f.write_all(&new).unwrap();
+    });
+}
+
+#[test]
+fn a_file_renamed_over_is_seen() {
+    after_change(|t| {
+        let new = same_size_other_text(t);
+        t.file_bytes(b"b.pdf", new);
+        std::fs::rename(t.path().join("b.pdf"), t.path().join("a.pdf")).unwrap();
+    });
+}
+
+#[test]
+fn a_pdf_replaced_by_another_is_seen() {
+    after_change(|t| {
+        std::fs::remove_file(t.path().join("a.pdf")).unwrap();
+        write_pdf(t, "a.pdf", 21);
+    });
+}
+
+#[test]
+fn a_corrupt_cache_is_rebuilt_with_a_warning() {
+    let t = Tree::new();
+    write_pdf(&t, "a.pdf", 12);
+    let (path, cache) = counted(&t);
+    let first = search(&t, &path, &cache, &["-n", "Dijkstra", "a.pdf"]);
+    let db = t.path().join("cache/trawl/extracted.sqlite3");
+    assert!(db.is_file());
+    for suffix in ["-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+    }
+    std::fs::write(&db, b"this is not a database, it was damaged\n".repeat(200)).unwrap();
+    let again = search(&t, &path, &cache, &["-n", "Dijkstra", "a.pdf"]);
+    again.assert_code(0).assert_stdout(&first.stdout);
+    let err = again.stderr_str();
+    assert!(
+        err.starts_with("trawl: a.pdf: extraction cache ")
+            && err.trim_end().ends_with("made again"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    // Rebuilt, it serves the next run.
+    search(&t, &path, &cache, &["-n", "Dijkstra", "a.pdf"])
+        .assert_no_stderr()
+        .assert_stdout(&first.stdout);
+    assert_eq!(runs(&t), 2);
+}

@@ -38,6 +38,11 @@ pub fn poll_until(mut ready: impl FnMut() -> bool) -> bool {
     ready()
 }
 
+/// A cache directory for this test process, outside every searched tree.
+fn test_cache_dir() -> PathBuf {
+    std::env::temp_dir().join(format!("trawl-test-cache-{}", std::process::id()))
+}
+
 /// The regex engine a differential test runs trawl with.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
 pub enum Engine {
@@ -234,7 +239,10 @@ impl Cmd {
             .env_remove("GREP_COLOR")
             .env_remove("GREP_COLORS")
             .env_remove("GREP_OPTIONS")
-            .env_remove("TERM");
+            .env_remove("TERM")
+            // Never the user's cache of extracted text (tests that look at
+            // the cache set their own).
+            .env("XDG_CACHE_HOME", test_cache_dir());
         for (k, v) in &self.env {
             c.env(k, v);
         }

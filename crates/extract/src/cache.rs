@@ -1,0 +1,343 @@
+//! The cache of text that extractor processes made: a run that meets a
+//! document it has seen starts no process.
+//!
+//! SQLite (rusqlite, bundled) rather than redb: several trawl processes
+//! may share the cache at once (WAL, a busy timeout), which redb's
+//! single-process lock refuses.
+//!
+//! Never stale: a document is found by its file's identity — device,
+//! inode, size, mtime and ctime in nanoseconds (any write, `touch -d`,
+//! rename over or replacement changes one of them) — plus the extractor's
+//! identity (its executable's inode, size and mtime, and its arguments),
+//! or else by the BLAKE3 hash of its bytes, so copies, moved files and
+//! archive members hit too. Texts are stored zstd-compressed with the frame
+//! checksum on: a damaged entry fails to decode and counts as a miss.
+//! Failures are stored as well (a broken PDF costs its timeout once). Past
+//! the size limit the least recently used entries go. A database that
+//! cannot be opened or read is reported once, removed and made again.
+
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::os::unix::fs::MetadataExt;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use rusqlite::{params, Connection, OptionalExtension};
+
+/// What the cache holds for a document: the text the extractor made
+/// (zstd-compressed, checked by its BLAKE3 hash before it is read), and
+/// its failure, if it failed after that text, so a cached answer repeats
+/// the first one exactly.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Entry {
+    compressed: Vec<u8>,
+    /// Why the extractor failed, if it did.
+    pub failure: Option<String>,
+}
+
+impl Entry {
+    /// The text, decoded as it is read.
+    pub fn text(&self) -> impl Read + '_ {
+        // The frame was written by `Recorder`; a failure to start decoding
+        // reads as an error.
+        zstd::stream::read::Decoder::with_buffer(&self.compressed[..]).map_or_else(
+            |e| Box::new(ErrReader(Some(e))) as Box<dyn Read>,
+            |d| Box::new(d) as Box<dyn Read>,
+        )
+    }
+}
+
+/// A reader that fails once.
+struct ErrReader(Option<io::Error>);
+
+impl Read for ErrReader {
+    fn read(&mut self, _: &mut [u8]) -> io::Result<usize> {
+        Err(self.0.take().unwrap_or_else(|| io::Error::other("unreadable cache entry")))
+    }
+}
+
+/// Compresses text for the cache as it streams by (memory: the compressed
+/// size), up to a limit past which nothing is kept.
+pub struct Recorder {
+    enc: Option<zstd::stream::Encoder<'static, Vec<u8>>>,
+    written: u64,
+    limit: u64,
+}
+
+impl Recorder {
+    /// A recorder keeping at most `limit` bytes of text.
+    pub fn new(limit: u64) -> Recorder {
+        let enc = zstd::stream::Encoder::new(Vec::new(), 3)
+            .and_then(|mut e| e.include_checksum(true).map(|()| e))
+            .ok();
+        Recorder { enc, written: 0, limit }
+    }
+
+    /// Adds text; past the limit (or a failure) the recording is dropped.
+    pub fn add(&mut self, text: &[u8]) {
+        self.written += text.len() as u64;
+        if self.written > self.limit {
+            self.enc = None;
+        }
+        if let Some(enc) = &mut self.enc {
+            if enc.write_all(text).is_err() {
+                self.enc = None;
+            }
+        }
+    }
+
+    /// Gives up the recording (the text was not seen to its end).
+    pub fn abandon(&mut self) {
+        self.enc = None;
+    }
+
+    /// The entry, if all the text was recorded.
+    pub fn finish(self, failure: Option<String>) -> Option<Entry> {
+        let compressed = self.enc?.finish().ok()?;
+        Some(Entry { compressed, failure })
+    }
+}
+
+/// A row of `texts`: key, failure, compressed text, its hash, last use.
+type StoredRow = (Vec<u8>, Option<String>, Vec<u8>, Vec<u8>, i64);
+
+/// The default size limit of the stored (compressed) texts.
+pub const DEFAULT_LIMIT: u64 = 4 << 30;
+
+/// Bumped when the layout of the database or of its keys changes.
+const SCHEMA: i64 = 3;
+
+/// The extraction cache (see the module documentation).
+#[derive(Debug)]
+pub struct Cache {
+    path: PathBuf,
+    conn: Mutex<Connection>,
+    limit: u64,
+}
+
+/// `$XDG_CACHE_HOME/trawl`, else `~/.cache/trawl`.
+pub fn default_dir() -> Option<PathBuf> {
+    let xdg = std::env::var_os("XDG_CACHE_HOME").filter(|d| Path::new(d).is_absolute());
+    let base = xdg
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache")))?;
+    Some(base.join("trawl"))
+}
+
+impl Cache {
+    /// Opens (or makes) the cache in `dir`. A database that is not one, or
+    /// is damaged, is removed and made again; the note says so.
+    pub fn open(dir: &Path, limit: u64) -> io::Result<(Cache, Option<String>)> {
+        std::fs::create_dir_all(dir)?;
+        let path = dir.join("extracted.sqlite3");
+        match Cache::open_at(&path, limit) {
+            Ok(cache) => Ok((cache, None)),
+            Err(e) => {
+                let note = format!("{}: {e}; made again", path.display());
+                remove_database(&path);
+                let cache = Cache::open_at(&path, limit).map_err(sql_io)?;
+                Ok((cache, Some(note)))
+            }
+        }
+    }
+
+    fn open_at(path: &Path, limit: u64) -> rusqlite::Result<Cache> {
+        let conn = Connection::open(path)?;
+        conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.execute_batch(
+            "CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+             CREATE TABLE IF NOT EXISTS texts (
+                 key BLOB PRIMARY KEY,
+                 failure TEXT,
+                 data BLOB NOT NULL,
+                 hash BLOB NOT NULL,
+                 size INTEGER NOT NULL,
+                 used INTEGER NOT NULL);
+             CREATE INDEX IF NOT EXISTS texts_used ON texts (used);
+             CREATE TABLE IF NOT EXISTS aliases (key BLOB PRIMARY KEY, target BLOB NOT NULL);",
+        )?;
+        let schema: Option<i64> = conn
+            .query_row("SELECT value FROM meta WHERE name = 'schema'", [], |r| r.get(0))
+            .optional()?;
+        match schema {
+            Some(SCHEMA) => {}
+            None => {
+                conn.execute("INSERT OR REPLACE INTO meta VALUES ('schema', ?1)", [SCHEMA])?;
+            }
+            Some(other) => {
+                return Err(rusqlite::Error::SqliteFailure(
+                    rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_MISMATCH),
+                    Some(format!(
+                        "written by another version of trawl (layout {other}, not {SCHEMA})"
+                    )),
+                ));
+            }
+        }
+        Ok(Cache { path: path.to_owned(), conn: Mutex::new(conn), limit })
+    }
+
+    /// Where the database is.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn conn(&self) -> std::sync::MutexGuard<'_, Connection> {
+        self.conn.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The entry stored under `key` (or under the content key it is an
+    /// alias of). An entry whose bytes do not match their hash is removed
+    /// and reads as a miss.
+    pub fn get(&self, key: &[u8]) -> rusqlite::Result<Option<Entry>> {
+        let conn = self.conn();
+        let row: Option<StoredRow> = conn
+            .query_row(
+                "SELECT t.key, t.failure, t.data, t.hash, t.used FROM texts t
+                 WHERE t.key = ?1 OR t.key = (SELECT target FROM aliases WHERE key = ?1)
+                 LIMIT 1",
+                [key],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
+            )
+            .optional()?;
+        let Some((stored_key, failure, compressed, hash, used)) = row else { return Ok(None) };
+        let now = now();
+        if now - used > 3600 {
+            conn.execute("UPDATE texts SET used = ?1 WHERE key = ?2", params![now, stored_key])?;
+        }
+        drop(conn);
+        if blake3::hash(&compressed).as_bytes()[..] != hash[..] {
+            self.conn().execute("DELETE FROM texts WHERE key = ?1", [&stored_key])?;
+            return Ok(None);
+        }
+        Ok(Some(Entry { compressed, failure }))
+    }
+
+    /// Stores `entry` under `key`, and makes each of `aliases` find it.
+    pub fn put(&self, key: &[u8], aliases: &[&[u8]], entry: &Entry) -> rusqlite::Result<()> {
+        let hash = blake3::hash(&entry.compressed);
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        tx.execute(
+            "INSERT OR REPLACE INTO texts (key, failure, data, hash, size, used) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![
+                key,
+                entry.failure,
+                entry.compressed,
+                &hash.as_bytes()[..],
+                entry.compressed.len() as i64,
+                now()
+            ],
+        )?;
+        for alias in aliases {
+            tx.execute(
+                "INSERT OR REPLACE INTO aliases (key, target) VALUES (?1, ?2)",
+                params![alias, key],
+            )?;
+        }
+        tx.commit()?;
+        self.evict(&mut conn)
+    }
+
+    /// Removes the least recently used texts while the total is over the
+    /// limit (down to nine tenths of it).
+    fn evict(&self, conn: &mut Connection) -> rusqlite::Result<()> {
+        let total: i64 =
+            conn.query_row("SELECT COALESCE(SUM(size), 0) FROM texts", [], |r| r.get(0))?;
+        if (total as u64) <= self.limit {
+            return Ok(());
+        }
+        let mut excess = total - (self.limit / 10 * 9) as i64;
+        let tx = conn.transaction()?;
+        {
+            let mut oldest = tx.prepare("SELECT key, size FROM texts ORDER BY used LIMIT 256")?;
+            let victims: Vec<(Vec<u8>, i64)> =
+                oldest.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<Result<_, _>>()?;
+            for (key, size) in victims {
+                if excess <= 0 {
+                    break;
+                }
+                tx.execute("DELETE FROM texts WHERE key = ?1", [&key])?;
+                tx.execute("DELETE FROM aliases WHERE target = ?1", [&key])?;
+                excess -= size;
+            }
+        }
+        tx.commit()
+    }
+
+    /// Entries and stored bytes.
+    pub fn stats(&self) -> rusqlite::Result<(u64, u64, u64)> {
+        let conn = self.conn();
+        let (n, failed, bytes): (i64, i64, i64) = conn.query_row(
+            "SELECT COUNT(*), COUNT(failure), COALESCE(SUM(size), 0) FROM texts",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )?;
+        Ok((n as u64, failed as u64, bytes as u64))
+    }
+
+    /// Removes every entry.
+    pub fn clear(&self) -> rusqlite::Result<()> {
+        let conn = self.conn();
+        conn.execute_batch("DELETE FROM texts; DELETE FROM aliases; VACUUM;")
+    }
+}
+
+/// Removes a database and its WAL files.
+fn remove_database(path: &Path) {
+    for suffix in ["", "-wal", "-shm"] {
+        let mut p = path.as_os_str().to_owned();
+        p.push(suffix);
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+fn now() -> i64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
+}
+
+/// An SQLite error as an I/O error.
+pub fn sql_io(e: rusqlite::Error) -> io::Error {
+    io::Error::other(e.to_string())
+}
+
+/// The key of an open file's current contents: device, inode, size, mtime
+/// and ctime (ns), then `tool`.
+pub fn stat_key(file: &File, tool: &[u8]) -> io::Result<Vec<u8>> {
+    let md = file.metadata()?;
+    let mut key = Vec::with_capacity(64 + tool.len());
+    key.push(b'S');
+    for v in [md.dev(), md.ino(), md.size()] {
+        key.extend_from_slice(&v.to_le_bytes());
+    }
+    for (s, ns) in [(md.mtime(), md.mtime_nsec()), (md.ctime(), md.ctime_nsec())] {
+        key.extend_from_slice(&s.to_le_bytes());
+        key.extend_from_slice(&ns.to_le_bytes());
+    }
+    key.extend_from_slice(tool);
+    Ok(key)
+}
+
+/// The key of some bytes whatever file holds them: their BLAKE3 hash, then
+/// `tool`. Reads `r` to its end.
+pub fn content_key(mut r: impl Read, tool: &[u8]) -> io::Result<Vec<u8>> {
+    let mut hasher = blake3::Hasher::new();
+    let mut buf = vec![0u8; 256 * 1024];
+    loop {
+        match r.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                hasher.update(&buf[..n]);
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let mut key = Vec::with_capacity(33 + tool.len());
+    key.push(b'C');
+    key.extend_from_slice(hasher.finalize().as_bytes());
+    key.extend_from_slice(tool);
+    Ok(key)
+}

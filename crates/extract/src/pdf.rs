@@ -1,0 +1,202 @@
+//! PDFs: their text from `pdftotext`, or from the cache when a run before
+//! made it (see [`crate::cache`]).
+
+use std::fs::File;
+use std::io::{self, Read};
+use std::os::unix::fs::FileExt;
+
+use crate::cache::{content_key, stat_key, Cache, Recorder};
+use crate::external::{Outcome, PDFTOTEXT};
+use crate::{Extractor, Flow, Origin, Visit};
+
+/// What tells a document's identity to the cache.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub(crate) enum Identity {
+    /// A file of the tree: its inode and times first, its bytes on a miss.
+    File,
+    /// Bytes of an archive member (in an anonymous file): their hash.
+    Member,
+}
+
+/// Texts larger than this are searched but not cached.
+const MAX_CACHED: u64 = 256 << 20;
+
+impl Extractor {
+    /// The cache, opened at the first call; a cache that cannot be used is
+    /// reported once (under `name`) and the run goes on without it.
+    pub(crate) fn cache_for(&self, name: &[u8], visit: &mut dyn Visit) -> Option<&Cache> {
+        let mut note = None;
+        let cache = self.cache.get_or_init(|| {
+            let dir = self.cache_dir.as_ref()?;
+            match Cache::open(dir, self.cache_limit) {
+                Ok((cache, rebuilt)) => {
+                    note = rebuilt.map(|n| io::Error::other(format!("extraction cache {n}")));
+                    Some(cache)
+                }
+                Err(e) => {
+                    note = Some(io::Error::new(
+                        e.kind(),
+                        format!("extraction cache unusable ({e}); not cached"),
+                    ));
+                    None
+                }
+            }
+        });
+        if let Some(e) = note {
+            visit.warning(name, &e);
+        }
+        cache.as_ref()
+    }
+
+    /// Searches the text of the PDF `document`; None when pdftotext is
+    /// missing and the document must be searched as bytes.
+    pub(crate) fn pdf(
+        &self,
+        name: &[u8],
+        document: File,
+        identity: Identity,
+        origin: Origin<'_>,
+        visit: &mut dyn Visit,
+    ) -> Option<Flow> {
+        let tool = self.runner.identity(PDFTOTEXT);
+        let cache = match &tool {
+            Some(_) => self.cache_for(name, visit),
+            None => None,
+        };
+        // The keys: the file's (fast, on every run) and its bytes' (on a
+        // miss: copies, moves and members hit).
+        let mut keys: Vec<Vec<u8>> = Vec::new();
+        if let (Some(cache), Some(tool)) = (cache, &tool) {
+            if identity == Identity::File {
+                if let Ok(key) = stat_key(&document, tool) {
+                    if let Some(flow) = self.cached(cache, &key, &[], name, origin, visit) {
+                        return Some(flow);
+                    }
+                    keys.push(key);
+                }
+            }
+            if let Ok(key) = content_key(Positional { file: &document, at: 0 }, tool) {
+                let aliases: Vec<&[u8]> = keys.iter().map(Vec::as_slice).collect();
+                if let Some(flow) = self.cached(cache, &key, &aliases, name, origin, visit) {
+                    return Some(flow);
+                }
+                keys.insert(0, key);
+            }
+        }
+        let mut recorder = Recorder::new(MAX_CACHED);
+        let outcome = {
+            let mut text = |r: &mut dyn Read| recorded(name, r, origin, &mut recorder, visit);
+            self.runner.run(PDFTOTEXT, document, &mut text)
+        };
+        let store = |recorder: Recorder, failure: Option<String>| {
+            if let (Some(cache), Some((key, aliases)), Some(entry)) =
+                (cache, keys.split_first(), recorder.finish(failure))
+            {
+                let aliases: Vec<&[u8]> = aliases.iter().map(Vec::as_slice).collect();
+                if let Err(e) = cache.put(key, &aliases, &entry) {
+                    return Some(crate::cache::sql_io(e));
+                }
+            }
+            None
+        };
+        match outcome {
+            Ok(Outcome::Ran(flow)) => {
+                if flow == Flow::Continue {
+                    if let Some(e) = store(recorder, None) {
+                        visit.warning(name, &io::Error::other(format!("extraction cache: {e}")));
+                    }
+                }
+                Some(flow)
+            }
+            Ok(Outcome::Missing(e)) => {
+                visit.error(name, &e);
+                None
+            }
+            Ok(Outcome::MissingBefore) => None,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => Some(Flow::Stop),
+            Err(e) => {
+                // The same document fails the same way: remembered, with
+                // the text made before the failure (searched already).
+                let _ = store(recorder, Some(e.to_string()));
+                visit.error(name, &e);
+                Some(Flow::Continue)
+            }
+        }
+    }
+
+    /// Answers from the cache, if it holds `key`; then makes each alias
+    /// find it too.
+    fn cached(
+        &self,
+        cache: &Cache,
+        key: &[u8],
+        aliases: &[&[u8]],
+        name: &[u8],
+        origin: Origin<'_>,
+        visit: &mut dyn Visit,
+    ) -> Option<Flow> {
+        let entry = cache.get(key).ok()??;
+        if !aliases.is_empty() {
+            let _ = cache.put(key, aliases, &entry);
+        }
+        let flow = visit.text(name, &mut entry.text(), origin);
+        if let Some(failure) = entry.failure {
+            visit.error(name, &io::Error::new(io::ErrorKind::InvalidData, failure));
+        }
+        Some(flow)
+    }
+}
+
+/// Hands `r` to the visitor, recording what is read for the cache; a
+/// search that stopped early (-l, -m) has the rest read for the cache, so
+/// the next run needs no process.
+pub(crate) fn recorded(
+    name: &[u8],
+    r: &mut dyn Read,
+    origin: Origin<'_>,
+    recorder: &mut Recorder,
+    visit: &mut dyn Visit,
+) -> Flow {
+    let mut tee = Tee { inner: r, recorder, eof: false };
+    let flow = visit.text(name, &mut tee, origin);
+    if flow == Flow::Continue && !tee.eof {
+        let _ = io::copy(&mut tee, &mut io::sink());
+    }
+    if !tee.eof {
+        tee.recorder.abandon();
+    }
+    flow
+}
+
+/// Records what is read through it.
+pub(crate) struct Tee<'a> {
+    pub(crate) inner: &'a mut dyn Read,
+    pub(crate) recorder: &'a mut Recorder,
+    pub(crate) eof: bool,
+}
+
+impl Read for Tee<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if n == 0 && !buf.is_empty() {
+            self.eof = true;
+        }
+        self.recorder.add(&buf[..n]);
+        Ok(n)
+    }
+}
+
+/// Reads a file with pread, leaving its offset (shared with the child's
+/// standard input) where it is.
+struct Positional<'f> {
+    file: &'f File,
+    at: u64,
+}
+
+impl Read for Positional<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.file.read_at(buf, self.at)?;
+        self.at += n as u64;
+        Ok(n)
+    }
+}
