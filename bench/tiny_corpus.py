@@ -1,4 +1,4 @@
-"""The tiny corpus of `bench/run --quick`: the three corpora of the full suite
+"""The tiny corpus of `bench/run --quick`: the four corpora of the full suite
 in miniature (a few hundred files, one ~5 MB file), made in a second from a
 fixed seed, no downloads. Its files hold every pattern of bench/cases.toml, a
 hidden directory, a .gitignore'd file and a binary file that matches, so the
@@ -93,4 +93,54 @@ def make(root):
     # The 400k tree's pattern ("of file 3133") must match something here too.
     with open(os.path.join(root, "many", "d00", "e00", "f999.txt"), "w") as f:
         f.write("line one of file 3133\nline one of file 31337\n")
-    return {"linux_files": len(files) + 2, "big_bytes": written, "many_files": n + 1}
+    docs = _docs(root, sources)
+    return {"linux_files": len(files) + 2, "big_bytes": written, "many_files": n + 1,
+            "docs_files": docs}
+
+
+def _docs(root, sources):
+    """docs/: the same sources gzip'd, in a tar.xz and in a zip, and a PDF,
+    each with a line holding the docs cases' pattern."""
+    import gzip, io, lzma, tarfile, zipfile
+    d = os.path.join(root, "docs")
+    os.makedirs(d)
+    texts = [(os.path.basename(p) + str(i), open(p).read() + "Dijkstra was here\n")
+             for i, p in enumerate(sources[:12])]
+    for name, text in texts[:4]:
+        with gzip.open(os.path.join(d, name + ".gz"), "wt") as f:
+            f.write(text)
+    with tarfile.open(os.path.join(d, "src.tar.xz"), "w:xz") as tar:
+        for name, text in texts[4:8]:
+            data = text.encode()
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tar.addfile(info, io.BytesIO(data))
+    with zipfile.ZipFile(os.path.join(d, "src.zip"), "w", zipfile.ZIP_DEFLATED) as z:
+        for name, text in texts[8:12]:
+            z.writestr(name, text)
+    with open(os.path.join(d, "paper.pdf"), "wb") as f:
+        f.write(_pdf(["A note by Dijkstra", "on structured programming", "Dijkstra again"]))
+    return 7
+
+
+def _pdf(lines):
+    """A one-page PDF in Helvetica with these lines."""
+    content = "BT /F1 12 Tf 14 TL 72 740 Td\n" + "".join(f"({ln}) Tj T*\n" for ln in lines) + "ET"
+    objects = [
+        "<< /Type /Catalog /Pages 2 0 R >>",
+        "<< /Type /Pages /Kids [4 0 R] /Count 1 >>",
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
+        "/Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>",
+        f"<< /Length {len(content)} >>\nstream\n{content}\nendstream",
+    ]
+    out = b"%PDF-1.4\n"
+    offsets = []
+    for i, obj in enumerate(objects):
+        offsets.append(len(out))
+        out += f"{i + 1} 0 obj\n{obj}\nendobj\n".encode()
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
+    out += "".join(f"{o:010} 00000 n \n" for o in offsets).encode()
+    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    return out
