@@ -285,8 +285,14 @@ impl<'a> Evaluator<'a> {
                 self.stat(it).is_some_and(|st| st.st_dev == *dev && st.st_ino == *ino)
             }
             Test::Access(mode) => e.access(*mode),
-            Test::Text => self.sniff(e) == Some(false),
-            Test::Binary => self.sniff(e) == Some(true),
+            Test::Text => {
+                self.sniff(e, |block| !block.is_empty() && memchr::memchr(0, block).is_none())
+                    == Some(true)
+            }
+            Test::Binary => self.sniff(e, |block| memchr::memchr(0, block).is_some()) == Some(true),
+            Test::Kind(kinds) => {
+                self.sniff(e, |block| kinds.contains(&trawl_extract::detect(block))) == Some(true)
+            }
             Test::Contains(m) => self.contains(e, m),
         }
     }
@@ -312,9 +318,9 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    /// Whether a regular file's first block has a NUL byte (None: not a
-    /// regular file, empty, or unreadable).
-    fn sniff(&mut self, e: &Entry<'_>) -> Option<bool> {
+    /// `judge` on the first block of a regular file (None: not a regular
+    /// file, or unreadable, which is reported).
+    fn sniff(&mut self, e: &Entry<'_>, judge: impl FnOnce(&[u8]) -> bool) -> Option<bool> {
         if e.file_type() != FileType::File {
             return None;
         }
@@ -335,7 +341,7 @@ impl<'a> Evaluator<'a> {
                 Err(_) => break,
             }
         }
-        (n > 0).then(|| memchr::memchr(0, &block[..n]).is_some())
+        Some(judge(&block[..n]))
     }
 
     fn contains(&mut self, e: &Entry<'_>, m: &AnyMatcher) -> bool {

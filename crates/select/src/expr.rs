@@ -162,6 +162,9 @@ pub enum Test {
     Binary,
     /// `-contains PATTERN`: a line of the file matches.
     Contains(Arc<AnyMatcher>),
+    /// `-kind LIST`: a regular file whose first bytes say it is one of
+    /// these kinds (gzip, tar, zip, pdf, ...; plain for anything else).
+    Kind(Vec<trawl_extract::Kind>),
 }
 
 /// An action.

@@ -308,3 +308,42 @@ fn include_and_exclude_choose_members_as_they_choose_files() {
         t.trawl().args(["--search-zip", "--exclude", "*.tgz", "-l", "needle", "src.tgz"]).run();
     got.assert_code(1).assert_stdout("");
 }
+
+#[test]
+fn find_kind_tells_files_by_their_bytes() {
+    let t = Tree::new();
+    t.file("src/a.c", text(1, 50));
+    t.file("src/b.c", text(2, 50));
+    for (tool, out) in
+        [("gzip", "a.gz"), ("bzip2", "a.bz2"), ("xz", "a.xz"), ("zstd", "a.zst"), ("lz4", "a.lz4")]
+    {
+        let data =
+            Command::new(tool).args(["-c", "src/a.c"]).current_dir(t.path()).output().unwrap();
+        assert!(data.status.success(), "{tool}");
+        t.file_bytes(format!("k/{out}").as_bytes(), data.stdout);
+    }
+    sh(t.path(), "tar", &["-cf", "k/a.tar", "src"]);
+    sh(t.path(), "zip", &["-qr", "k/a.zip", "src"]);
+    // Misnamed: a gzip stream named .txt, a text named .gz; an empty file.
+    std::fs::copy(t.path().join("k/a.gz"), t.path().join("k/looks-like.txt")).unwrap();
+    t.file("k/not.gz", "plain text\n");
+    t.file("k/empty", "");
+    let find = |kind: &str| {
+        let r = t.trawl().args(["find", "k", "-kind", kind]).run();
+        r.assert_code(0).assert_no_stderr();
+        let mut v: Vec<String> = r.stdout_str().lines().map(str::to_string).collect();
+        v.sort();
+        v
+    };
+    assert_eq!(find("gzip"), ["k/a.gz", "k/looks-like.txt"]);
+    assert_eq!(find("bzip2,xz"), ["k/a.bz2", "k/a.xz"]);
+    assert_eq!(
+        find("compressed"),
+        ["k/a.bz2", "k/a.gz", "k/a.lz4", "k/a.xz", "k/a.zst", "k/looks-like.txt"]
+    );
+    assert_eq!(find("archive"), ["k/a.tar", "k/a.zip"]);
+    assert_eq!(find("plain"), ["k/empty", "k/not.gz"]);
+    let bad = t.trawl().args(["find", "k", "-kind", "rar"]).run();
+    bad.assert_code(1);
+    assert!(bad.stderr_str().contains("unknown kind 'rar'"), "{}", bad.stderr_str());
+}

@@ -206,6 +206,10 @@ impl Parser<'_> {
             b"-executable" => test(Test::Access(libc::X_OK)),
             b"-text" => test(Test::Text),
             b"-binary" => test(Test::Binary),
+            b"-kind" => {
+                let a = self.arg(t)?;
+                test(Test::Kind(kinds(&a)?))
+            }
             b"-contains" => {
                 let a = self.arg(t)?;
                 let m = MatcherBuilder::new()
@@ -409,4 +413,36 @@ pub(crate) fn type_bit(t: trawl_walk::FileType) -> u16 {
         T::CharDevice => 64,
         T::Unknown => 0,
     }
+}
+
+/// The kinds `-kind` names, comma-separated; `compressed` and `archive`
+/// stand for their groups.
+fn kinds(list: &[u8]) -> Result<Vec<trawl_extract::Kind>, String> {
+    use trawl_extract::{Codec, Kind};
+    let mut out = Vec::new();
+    for name in list.split(|&b| b == b',') {
+        let codec = |c| Kind::Compressed(c);
+        match name {
+            b"gzip" | b"gz" => out.push(codec(Codec::Gzip)),
+            b"bzip2" | b"bz2" => out.push(codec(Codec::Bzip2)),
+            b"xz" => out.push(codec(Codec::Xz)),
+            b"zstd" | b"zst" => out.push(codec(Codec::Zstd)),
+            b"lz4" => out.push(codec(Codec::Lz4)),
+            b"compressed" => out.extend(
+                [Codec::Gzip, Codec::Bzip2, Codec::Xz, Codec::Zstd, Codec::Lz4].map(codec),
+            ),
+            b"tar" => out.push(Kind::Tar),
+            b"zip" => out.push(Kind::Zip),
+            b"archive" => out.extend([Kind::Tar, Kind::Zip]),
+            b"pdf" => out.push(Kind::Pdf),
+            b"plain" => out.push(Kind::Plain),
+            _ => {
+                return Err(format!(
+                    "-kind: unknown kind '{}'; kinds are gzip, bzip2, xz, zstd, lz4, compressed, tar, zip, archive, pdf, plain",
+                    show(name)
+                ))
+            }
+        }
+    }
+    Ok(out)
 }
