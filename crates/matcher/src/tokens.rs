@@ -47,7 +47,7 @@ pub(crate) enum TokenKind {
 
 /// The tokens of `pattern`, read with the bracket rules `brackets`.
 pub(crate) fn tokens(pattern: &str, brackets: Brackets) -> Tokens<'_> {
-    Tokens { text: pattern, at: 0, class: ClassState::Outside, brackets }
+    Tokens { text: pattern, at: 0, class: ClassState::Outside, brackets, quoted: false }
 }
 
 /// Where the scanner is relative to bracket expressions.
@@ -65,6 +65,8 @@ pub(crate) struct Tokens<'a> {
     at: usize,
     class: ClassState,
     brackets: Brackets,
+    /// Between Perl's `\Q` and `\E`: every character is a literal.
+    quoted: bool,
 }
 
 impl Tokens<'_> {
@@ -97,6 +99,17 @@ impl Iterator for Tokens<'_> {
         let c = chars.next()?;
         self.at += c.len_utf8();
         let in_class = self.class != ClassState::Outside;
+        if self.quoted {
+            if c == '\\' && chars.next() == Some('E') {
+                self.at += 1;
+                self.quoted = false;
+                return Some(Token { at, kind: TokenKind::Escape(Some('E')) });
+            }
+            if in_class {
+                self.class = ClassState::Inside;
+            }
+            return Some(Token { at, kind: TokenKind::Char { c, in_class } });
+        }
         let opened = self.class == ClassState::Opened;
         if in_class {
             self.class = ClassState::Inside;
@@ -105,6 +118,8 @@ impl Iterator for Tokens<'_> {
             '\\' if !in_class || self.brackets == Brackets::Perl => {
                 let next = chars.next();
                 self.at += next.map_or(0, char::len_utf8);
+                // Perl's \Q quotes up to \E (or the end).
+                self.quoted = next == Some('Q') && self.brackets == Brackets::Perl;
                 TokenKind::Escape(next)
             }
             '[' if !in_class => {
@@ -168,5 +183,10 @@ mod tests {
             [ClassOpen { negated: false }, PosixClass { end: 4 }]
         );
         assert_eq!(kinds("é\\", Brackets::Perl), [ch('é', false), Escape(None)]);
+        // \Q...\E quotes brackets (Perl only).
+        assert_eq!(
+            kinds(r"\Q[\E[", Brackets::Perl),
+            [Escape(Some('Q')), ch('[', false), Escape(Some('E')), ClassOpen { negated: false }]
+        );
     }
 }

@@ -1167,9 +1167,15 @@ impl Drop for KillOnDrop {
 }
 
 fn sigint_exec_case(cwd: &Path, args: &[&str]) {
+    sigint_child_case(trawl_cmd(cwd, args));
+}
+
+/// SIGINT while `cmd` (a trawl) waits for a child running `sleep 31.4159`:
+/// trawl dies of SIGINT and leaves no child behind.
+fn sigint_child_case(cmd: Command) {
     const TOKEN: &[u8] = b"31.4159";
     let cleanup = KillOnDrop(TOKEN);
-    let mut p = Proc::run(trawl_cmd(cwd, args));
+    let mut p = Proc::run(cmd);
     // A sleep started by trawl (trawl's own command line holds the token
     // too, from its start: signalled that early, it could still have the
     // disposition it inherited, SIGINT ignored in a background job).
@@ -1206,6 +1212,20 @@ fn sigint_interrupts_and_reaps_exec_children() {
     sigint_exec_case(t.path(), &["find", ".", "-type", "f", "-execdir", "sleep", "31.4159", ";"]);
     // The batch runs `sleep 31.4159 1 2.5` (sleep adds its operands).
     sigint_exec_case(t.path(), &["find", "1", "2.5", "-exec", "sleep", "31.4159", "{}", "+"]);
+}
+
+#[test]
+fn sigint_during_extraction_kills_and_reaps_the_extractor() {
+    let _g = heavy();
+    let t = Tree::new();
+    t.file("a.pdf", "%PDF-1.4\n");
+    t.file("bin/pdftotext", "#!/bin/sh\nexec sleep 31.4159\n");
+    fs::set_permissions(t.path().join("bin/pdftotext"), fs::Permissions::from_mode(0o755)).unwrap();
+    let path =
+        format!("{}:{}", t.path().join("bin").display(), std::env::var("PATH").unwrap_or_default());
+    let mut cmd = trawl_cmd(t.path(), ["--docs", "x", "a.pdf"]);
+    cmd.env("PATH", path);
+    sigint_child_case(cmd);
 }
 
 // ---------------------------------------------------------------------

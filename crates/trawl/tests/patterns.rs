@@ -205,3 +205,15 @@ engines!(fixed_folded_literal, |e| {
 engines!(fixed_folded_literal_inverted, |e| {
     folded().parity(e).syntax("-F").args(["-v", "-c", "-i", "pm_resume", "."]).check();
 });
+
+// Issue 13 #11: a bracket inside \Q...\E is a literal, so the lookahead after
+// it keeps PCRE2 confirming each line (the buffer-wide mode missed the match).
+#[test]
+fn quoted_bracket_does_not_hide_a_lookahead() {
+    let t = basic();
+    for input in ["a[\nx\n", "a[ x\nb[\n", "[\n"] {
+        let c =
+            t.parity(crate::util::Engine::Auto).stdin(input).args(["-n", r"\Q[\E(?!\s*x)"]).check();
+        assert_eq!(c.trawl.code, c.grep.code);
+    }
+}
