@@ -83,7 +83,9 @@ impl Visitor for FindVisitor<'_> {
         let path = String::from_utf8_lossy(err.path());
         let msg = match err.kind() {
             WalkErrorKind::Io(e) => trawl_diag::io_message(e),
-            _ => "File system loop detected".to_string(),
+            WalkErrorKind::Loop => "File system loop detected".to_string(),
+            // find reads no ignore files.
+            _ => "not a regular file".to_string(),
         };
         let _ = io::stderr().lock().write_all(format!("trawl: '{path}': {msg}\n").as_bytes());
         WalkState::Continue

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use trawl_printer::{Naming, OutputMode, Printer, Stats};
 use trawl_search::{FileHints, MapParts, SearchError, SearchSummary, Searcher, ShortRead};
-use trawl_walk::{Entry, FileType, Visitor, WalkBuilder, WalkError, WalkErrorKind, WalkState};
+use trawl_walk::{Entry, FileType, Visitor, WalkBuilder, WalkError, WalkState};
 
 use crate::config::{Config, Target};
 use crate::output::{Capture, Stdout};
@@ -350,7 +350,7 @@ impl Visitor for GrepVisitor<'_> {
 
     fn error(&mut self, err: WalkError) -> WalkState {
         // grep reports a directory loop as a warning; it does not fail the run.
-        let is_error = !matches!(err.kind(), WalkErrorKind::Loop);
+        let is_error = !err.kind().is_warning();
         self.ctx.report(err.to_string().as_bytes(), is_error);
         if self.ctx.quit.load(Ordering::Relaxed) {
             WalkState::Quit

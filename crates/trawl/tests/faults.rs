@@ -1293,3 +1293,30 @@ fn exec_arguments_are_never_options_or_shell_code() {
     );
     assert!(!t.path().join("pwned").exists(), "a shell ran a file name");
 }
+
+// Issue 13 #22: a FIFO named .gitignore or .ignore is never opened for
+// reading (it would block the walk for ever); it gets a warning, the run
+// does not fail for it, and the other rules still apply.
+#[test]
+fn a_fifo_named_gitignore_is_skipped_with_a_warning() {
+    let t = Tree::new();
+    t.file("a.txt", "needle\n").file("skip.txt", "needle\n").file(".ignore", "skip.txt\n");
+    t.fifo(".gitignore");
+    t.file("sub/b.txt", "needle\n");
+    t.fifo("sub/.ignore");
+    let r = Cmd::trawl(t.path())
+        .args(["--gitignore", "--sort", "path", "-r", "needle", "."])
+        .timeout(HANG)
+        .run();
+    r.assert_code(0).assert_stdout("./a.txt:needle\n./sub/b.txt:needle\n");
+    let stderr = r.stderr_str();
+    let mut err: Vec<&str> = stderr.lines().collect();
+    err.sort();
+    assert_eq!(
+        err,
+        [
+            "trawl: ./.gitignore: warning: not a regular file, not read as an ignore file",
+            "trawl: ./sub/.ignore: warning: not a regular file, not read as an ignore file",
+        ]
+    );
+}

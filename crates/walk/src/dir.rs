@@ -231,7 +231,18 @@ impl<'w> DirReader<'w> {
             }
         }
         let ignore = if c.ignore_files {
-            Some(IgnoreStack::enter(parent.and_then(|p| p.ignore.clone()), fd.as_fd(), &task.path))
+            let mut skipped = Vec::new();
+            let parent_rules = parent.and_then(|p| p.ignore.clone());
+            let stack = IgnoreStack::enter(parent_rules, fd.as_fd(), &task.path, &mut skipped);
+            for name in skipped {
+                let mut path = task.path.clone();
+                if !path.is_empty() && !path.ends_with(b"/") {
+                    path.push(b'/');
+                }
+                path.extend_from_slice(name);
+                v.error(WalkError { path, kind: WalkErrorKind::IgnoreFileNotRegular });
+            }
+            Some(stack)
         } else {
             None
         };

@@ -21,17 +21,27 @@ pub(crate) struct IgnoreStack {
 const IGNORE_FILES: [&[u8]; 2] = [b".ignore\0", b".gitignore\0"];
 
 impl IgnoreStack {
-    /// The rules for the directory open at `dir`, whose printed path is `path`.
+    /// The rules for the directory open at `dir`, whose printed path is
+    /// `path`; `skipped` gets the names of ignore files that are not
+    /// regular files (never opened for reading: a FIFO would block).
     pub(crate) fn enter(
         parent: Option<Arc<IgnoreStack>>,
         dir: BorrowedFd<'_>,
         path: &[u8],
+        skipped: &mut Vec<&'static [u8]>,
     ) -> Arc<IgnoreStack> {
         let root =
             if path.is_empty() { Path::new(".") } else { Path::new(OsStr::from_bytes(path)) };
         let mut rules = Vec::new();
         for name in IGNORE_FILES {
-            let Some(text) = read_at(dir, name) else { continue };
+            let text = match read_at(dir, name) {
+                Ok(Some(text)) => text,
+                Ok(None) => continue,
+                Err(NotRegular) => {
+                    skipped.push(&name[..name.len() - 1]);
+                    continue;
+                }
+            };
             let mut b = GitignoreBuilder::new(root);
             for line in text.split(|&c| c == b'\n') {
                 if let Ok(line) = std::str::from_utf8(line) {
@@ -75,21 +85,31 @@ impl IgnoreStack {
     }
 }
 
-fn read_at(dir: BorrowedFd<'_>, name: &[u8]) -> Option<Vec<u8>> {
+/// An ignore file that is not a regular file.
+struct NotRegular;
+
+/// The contents of the ignore file `name` (NUL-terminated) in `dir`; None
+/// when there is none or it cannot be read.
+fn read_at(dir: BorrowedFd<'_>, name: &[u8]) -> Result<Option<Vec<u8>>, NotRegular> {
+    // O_NONBLOCK: opening a FIFO must not wait for a writer.
     // SAFETY: `name` ends with NUL; `dir` is an open directory.
     let fd = unsafe {
         libc::openat(
             dir.as_raw_fd(),
             name.as_ptr().cast(),
-            libc::O_RDONLY | libc::O_CLOEXEC | libc::O_NOFOLLOW,
+            libc::O_RDONLY | libc::O_CLOEXEC | libc::O_NOFOLLOW | libc::O_NONBLOCK,
         )
     };
     if fd < 0 {
-        return None;
+        return Ok(None);
     }
     // SAFETY: a fresh descriptor that nothing else owns.
     let mut f = unsafe { std::fs::File::from_raw_fd(fd) };
+    match f.metadata() {
+        Ok(md) if md.is_file() => {}
+        Ok(_) => return Err(NotRegular),
+        Err(_) => return Ok(None),
+    }
     let mut text = Vec::new();
-    f.read_to_end(&mut text).ok()?;
-    Some(text)
+    Ok(f.read_to_end(&mut text).ok().map(|_| text))
 }

@@ -278,6 +278,16 @@ pub enum WalkErrorKind {
     Io(io::Error),
     /// Following a symlink led back to one of its own ancestors.
     Loop,
+    /// An ignore file (`.gitignore`, `.ignore`) that is not a regular file
+    /// (a FIFO would block the walk): not read.
+    IgnoreFileNotRegular,
+}
+
+impl WalkErrorKind {
+    /// Whether this only warns (the run does not fail for it).
+    pub fn is_warning(&self) -> bool {
+        matches!(self, WalkErrorKind::Loop | WalkErrorKind::IgnoreFileNotRegular)
+    }
 }
 
 impl WalkError {
@@ -298,6 +308,9 @@ impl fmt::Display for WalkError {
         match &self.kind {
             WalkErrorKind::Io(e) => write!(f, "{path}: {}", trawl_diag::io_message(e)),
             WalkErrorKind::Loop => write!(f, "{path}: warning: recursive directory loop"),
+            WalkErrorKind::IgnoreFileNotRegular => {
+                write!(f, "{path}: warning: not a regular file, not read as an ignore file")
+            }
         }
     }
 }
