@@ -371,20 +371,23 @@ impl<M: Matcher> FileSink<'_, '_, M> {
         let body = line.strip_suffix(b"\n").unwrap_or(line);
         let sep = if selected { b':' } else { b'-' };
         if c.only_matching {
-            if !selected || c.invert {
-                return;
-            }
+            // Every match of every printed line, as GNU grep: a selected
+            // line under -v has none, but its context lines do (`2-yes`).
+            let pick: fn(&color::Colors) -> &str =
+                if selected { |k| &k.selected_match } else { |k| &k.context_match };
             let mut at = 0;
             while let Some(m) = next_match(self.matcher, body, &mut at) {
                 self.prefix(info, info.offset + m.start as u64, sep);
                 color::paint(
                     &mut self.p.out,
                     c.colors.as_ref(),
-                    |k| &k.selected_match,
+                    pick,
                     &body[m.start..m.end],
                 );
                 self.p.out.push(b'\n');
-                self.p.stats.matches += 1;
+                if selected {
+                    self.p.stats.matches += 1;
+                }
             }
             return;
         }

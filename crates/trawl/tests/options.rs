@@ -409,3 +409,20 @@ engines!(grep_color_colors_matches_with_a_warning, |e| {
         p.check();
     }
 });
+
+// Issue 13 #19: with -o, every printed line shows its matches, context lines
+// too: under -v the context lines are the matching ones (`2-yes`).
+engines!(only_matching_prints_the_matches_of_context_lines, |e| {
+    let t = basic();
+    let input = "a\nyes\nb\nc\nd\nyes\ne\n";
+    for args in [
+        &["-n", "-v", "-o", "-C1", "yes"][..],
+        &["-v", "-o", "-A1", "e"],
+        &["-n", "-o", "-C1", "yes"],
+        &["-v", "-o", "-B2", "-n", "e"],
+        &["-b", "-v", "-o", "-C1", "y"],
+        &["-v", "-o", "y"],
+    ] {
+        t.parity(e).stdin(input).args(args).exact().check();
+    }
+});
