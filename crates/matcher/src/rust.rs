@@ -396,6 +396,12 @@ pub(crate) fn has_rust_meaning(pattern: &str) -> bool {
         TokenKind::Escape(Some('b' | 'B')) => after(&t, 2) != Some(b'{'),
         // A nested class (a POSIX class is a token of its own).
         TokenKind::Char { c: '[', in_class: true } => false,
+        // An unknown POSIX class name: the Rust parser would read a nested
+        // set of letters, PCRE2 reports it.
+        TokenKind::PosixClass { end } => known_posix_class(&b[t.at..end]),
+        // `[:space:]` outside brackets: PCRE2 rejects it, the Rust parser
+        // reads a set of letters.
+        TokenKind::ClassOpen { negated: false } if posix_syntax_at(b, t.at) => false,
         TokenKind::Char { c: c @ ('&' | '-' | '~'), in_class: true } => {
             after(&t, 1) != Some(c as u8)
         }
@@ -409,6 +415,43 @@ pub(crate) fn has_rust_meaning(pattern: &str) -> bool {
             .any(|c| *c == b'x'),
         _ => true,
     })
+}
+
+/// Whether `[:name:]` (or `[:^name:]`) names a class both engines know.
+fn known_posix_class(class: &[u8]) -> bool {
+    let Some(name) = class.strip_prefix(b"[:").and_then(|c| c.strip_suffix(b":]")) else {
+        // [=c=] and [.c.] are not Perl syntax at all.
+        return false;
+    };
+    let name = name.strip_prefix(b"^").unwrap_or(name);
+    matches!(
+        name,
+        b"alnum"
+            | b"alpha"
+            | b"ascii"
+            | b"blank"
+            | b"cntrl"
+            | b"digit"
+            | b"graph"
+            | b"lower"
+            | b"print"
+            | b"punct"
+            | b"space"
+            | b"upper"
+            | b"word"
+            | b"xdigit"
+    )
+}
+
+/// Whether the bracket at `at` starts POSIX class syntax (`[:name:]`,
+/// `[.c.]`, `[=c=]`), which PCRE2 accepts only inside a class.
+fn posix_syntax_at(b: &[u8], at: usize) -> bool {
+    let Some(&kind @ (b':' | b'.' | b'=')) = b.get(at + 1) else { return false };
+    let rest = &b[at + 2..];
+    match rest.iter().position(|&c| c == b']') {
+        Some(i) => i > 0 && rest[i - 1] == kind,
+        None => false,
+    }
 }
 
 #[cfg(test)]
@@ -435,8 +478,20 @@ mod tests {
     #[test]
     fn dialect_differences_are_detected() {
         for p in [
-            r"[a&&b]", r"[[a]b]", r"\v", r"\<a", r"a{,3}", r"(?x) a", r"[a--b]", r"\Qa.b\E",
-            r"x++x", r"a{2}+",
+            r"[a&&b]",
+            r"[[a]b]",
+            r"\v",
+            r"\<a",
+            r"a{,3}",
+            r"(?x) a",
+            r"[a--b]",
+            r"\Qa.b\E",
+            r"x++x",
+            r"a{2}+",
+            r"[[:notdef:]]",
+            r"[[:alph:]]",
+            r"[:space:]",
+            r"a[:digit:]b",
         ] {
             assert!(!has_rust_meaning(p), "{p}");
         }

@@ -378,12 +378,7 @@ impl<M: Matcher> FileSink<'_, '_, M> {
             let mut at = 0;
             while let Some(m) = next_match(self.matcher, body, &mut at) {
                 self.prefix(info, info.offset + m.start as u64, sep);
-                color::paint(
-                    &mut self.p.out,
-                    c.colors.as_ref(),
-                    pick,
-                    &body[m.start..m.end],
-                );
+                color::paint(&mut self.p.out, c.colors.as_ref(), pick, &body[m.start..m.end]);
                 self.p.out.push(b'\n');
                 if selected {
                     self.p.stats.matches += 1;

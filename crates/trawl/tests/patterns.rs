@@ -217,3 +217,30 @@ fn quoted_bracket_does_not_hide_a_lookahead() {
         assert_eq!(c.trawl.code, c.grep.code);
     }
 }
+
+// Issue 13 #9 and #10: an unknown POSIX class name, and POSIX class syntax
+// outside brackets, are errors (exit 2), as grep -P says; well-formed
+// classes still match.
+engines!(posix_class_names_are_checked, |e| {
+    let t = basic();
+    for p in ["[[:notdef:]]", "[[:alph:]]", "[[:alphabet:]]", "[:space:]", "a[:digit:]b"] {
+        let c = t
+            .parity(e)
+            .stdin("n\npace\na1b\n")
+            .args(["-e", p])
+            .errors_expected()
+            .worded_differently("the engines' own syntax messages (issue 13, item 8)")
+            .check();
+        c.trawl.assert_code(2);
+        // --engine rust refuses what it reads differently; PCRE2 says why.
+        let reason = match (e, p.starts_with("[[")) {
+            (crate::util::Engine::Rust, _) => "reads this pattern differently",
+            (_, true) => "unknown POSIX class name",
+            (_, false) => "only within a class",
+        };
+        assert!(c.trawl.stderr_str().contains(reason), "{p}: {}", c.trawl.stderr_str());
+    }
+    for p in ["[[:space:]]x", "[[:^digit:]]", "[[:word:]]+", "[[:alpha:][:digit:]]"] {
+        t.parity(e).stdin("n\npace\na1b\n x\n").args(["-n", "-e", p]).exact().check();
+    }
+});
