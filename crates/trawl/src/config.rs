@@ -5,7 +5,7 @@ use std::io::{IsTerminal, Read};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 
 use clap::ArgMatches;
-use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use globset::{GlobBuilder, GlobMatcher, GlobSet, GlobSetBuilder};
 use trawl_matcher::{AnyMatcher, Engine, MatcherBuilder, Syntax};
 use trawl_printer::{Colors, OutputMode, PrinterConfig};
 use trawl_search::{BinaryMode, Cancel, MmapChoice, SearcherConfig};
@@ -45,40 +45,62 @@ pub struct Config {
 
 /// `--include`, `--exclude` and `--exclude-dir`.
 pub struct Filter {
-    include: Option<GlobSet>,
-    exclude: Option<GlobSet>,
+    /// `--include` and `--exclude` in command-line order (true: include).
+    rules: Vec<(bool, GlobMatcher)>,
     exclude_dir: Option<GlobSet>,
+}
+
+/// What `--include` and `--exclude` say of a file.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Verdict {
+    /// Searched: the last option naming it is an `--include`, or none
+    /// names it and the first option is not an `--include`.
+    Kept,
+    /// The last option naming it is an `--exclude`.
+    Excluded,
+    /// No option names it, and the first one is an `--include`.
+    NotIncluded,
+}
+
+/// A glob as grep reads `--include` and its kin.
+fn glob(text: &str) -> Result<globset::Glob, String> {
+    GlobBuilder::new(text)
+        .literal_separator(false)
+        .backslash_escape(true)
+        .build()
+        .map_err(|e| format!("invalid glob '{text}': {e}"))
 }
 
 impl Filter {
     fn new(m: &ArgMatches) -> Result<Filter, String> {
-        let build = |id: &str| -> Result<Option<GlobSet>, String> {
-            let globs = os_values(m, id);
-            if globs.is_empty() {
-                return Ok(None);
+        // GNU grep's rule: the last matching option wins, in command-line
+        // order, whichever kind it is.
+        let mut rules: Vec<(usize, bool, GlobMatcher)> = Vec::new();
+        for (id, include) in [("include", true), ("exclude", false)] {
+            let indices = m.indices_of(id).map(Iterator::collect::<Vec<_>>).unwrap_or_default();
+            for (g, at) in os_values(m, id).iter().zip(indices) {
+                rules.push((at, include, glob(&g.to_string_lossy())?.compile_matcher()));
             }
+        }
+        rules.sort_by_key(|r| r.0);
+        let dirs = os_values(m, "exclude_dir");
+        let exclude_dir = if dirs.is_empty() {
+            None
+        } else {
             let mut b = GlobSetBuilder::new();
-            for g in globs {
+            for g in dirs {
+                // `--exclude-dir=dir/` names the directory `dir`.
                 let text = g.to_string_lossy();
-                let glob = GlobBuilder::new(&text)
-                    .literal_separator(false)
-                    .backslash_escape(true)
-                    .build()
-                    .map_err(|e| format!("invalid glob '{text}': {e}"))?;
-                b.add(glob);
+                b.add(glob(text.trim_end_matches('/'))?);
             }
-            b.build().map(Some).map_err(|e| e.to_string())
+            Some(b.build().map_err(|e| e.to_string())?)
         };
-        Ok(Filter {
-            include: build("include")?,
-            exclude: build("exclude")?,
-            exclude_dir: build("exclude_dir")?,
-        })
+        Ok(Filter { rules: rules.into_iter().map(|(_, inc, g)| (inc, g)).collect(), exclude_dir })
     }
 
-    /// Whether `set` matches the path's last component or the whole path
-    /// (grep matches a glob against "name suffixes").
-    fn matches(set: &GlobSet, path: &[u8]) -> bool {
+    /// Whether `matches` matches the path's last component or the whole
+    /// path (grep matches a glob against "name suffixes").
+    fn matches(matches: impl Fn(&std::path::Path) -> bool, path: &[u8]) -> bool {
         let trimmed = match path.iter().rposition(|&b| b != b'/') {
             Some(i) => &path[..=i],
             None => path,
@@ -88,28 +110,32 @@ impl Filter {
             None => trimmed,
         };
         let as_path = |b: &[u8]| std::path::Path::new(std::ffi::OsStr::from_bytes(b)).to_path_buf();
-        set.is_match(as_path(name)) || set.is_match(as_path(trimmed))
+        matches(&as_path(name)) || matches(&as_path(trimmed))
+    }
+
+    /// What `--include` and `--exclude` say of the file (or archive
+    /// member) printed as `path`.
+    pub fn verdict(&self, path: &[u8]) -> Verdict {
+        for (include, g) in self.rules.iter().rev() {
+            if Filter::matches(|p| g.is_match(p), path) {
+                return if *include { Verdict::Kept } else { Verdict::Excluded };
+            }
+        }
+        match self.rules.first() {
+            Some((true, _)) => Verdict::NotIncluded,
+            _ => Verdict::Kept,
+        }
     }
 
     /// Whether the file printed as `path` is searched.
     pub fn file_ok(&self, path: &[u8]) -> bool {
-        !self.excluded(path) && self.included(path)
-    }
-
-    /// Whether `--exclude` names the file (or archive member) `path`.
-    pub fn excluded(&self, path: &[u8]) -> bool {
-        self.exclude.as_ref().is_some_and(|ex| Filter::matches(ex, path))
-    }
-
-    /// Whether `--include` (if given) names the file `path`.
-    pub fn included(&self, path: &[u8]) -> bool {
-        self.include.as_ref().is_none_or(|inc| Filter::matches(inc, path))
+        self.verdict(path) == Verdict::Kept
     }
 
     /// Whether the directory printed as `path` is entered.
     pub fn dir_ok(&self, path: &[u8]) -> bool {
         match &self.exclude_dir {
-            Some(ex) => !Filter::matches(ex, path),
+            Some(ex) => !Filter::matches(|p| ex.is_match(p), path),
             None => true,
         }
     }

@@ -8,7 +8,7 @@ use trawl_printer::{Naming, OutputMode, Printer, Stats};
 use trawl_search::{FileHints, MapParts, SearchError, SearchSummary, Searcher, ShortRead};
 use trawl_walk::{Entry, FileType, Visitor, WalkBuilder, WalkError, WalkState};
 
-use crate::config::{Config, Target};
+use crate::config::{Config, Target, Verdict};
 use crate::output::{Capture, Stdout};
 
 /// State shared by every thread of a run.
@@ -298,10 +298,11 @@ impl Visitor for GrepVisitor<'_> {
         }
         // With --search-zip, a file --include does not name may still be
         // an archive whose members it names: its bytes tell.
-        let included = cfg.filter.included(entry.path());
-        if cfg.filter.excluded(entry.path()) || (!included && cfg.extract.is_none()) {
-            return WalkState::Continue;
-        }
+        let included = match cfg.filter.verdict(entry.path()) {
+            Verdict::Kept => true,
+            Verdict::NotIncluded if cfg.extract.is_some() => false,
+            Verdict::NotIncluded | Verdict::Excluded => return WalkState::Continue,
+        };
         let file = match entry.open() {
             Ok(f) => f,
             Err(e) => {
@@ -381,7 +382,7 @@ impl trawl_extract::Visit for Members<'_, '_> {
             trawl_extract::Origin::Whole if self.outer_included => Naming::File,
             // `--include='*.c'` names `x.c.gz`: the name without its
             // compression suffix.
-            trawl_extract::Origin::Whole if filter.included(strip_codec_suffix(name)) => {
+            trawl_extract::Origin::Whole if filter.file_ok(strip_codec_suffix(name)) => {
                 Naming::File
             }
             trawl_extract::Origin::Whole => return trawl_extract::Flow::Continue,

@@ -426,3 +426,23 @@ engines!(only_matching_prints_the_matches_of_context_lines, |e| {
         t.parity(e).stdin(input).args(args).exact().check();
     }
 });
+
+// Issue 13 #17: --include and --exclude as GNU grep orders them: the last
+// option that matches a file decides; when none matches, the file is kept
+// unless the first such option is --include. --exclude-dir=dir/ names dir.
+engines!(include_and_exclude_last_matching_option_wins, |e| {
+    let t = Tree::new();
+    t.file("x/a", "hit\n").file("x/b", "hit\n").file("x/dir/d", "hit\n").file("x/ab", "hit\n");
+    for opts in [
+        &["--exclude=zzz", "--include=a*", "--exclude=a*"][..],
+        &["--exclude=a*", "--include=a*"],
+        &["--exclude=zzz", "--include=a*"],
+        &["--include=a*"],
+        &["--include=zzz", "--exclude=b"],
+        &["--include=a*", "--exclude=ab", "--include=*b"],
+        &["--exclude-dir=dir/"],
+        &["--exclude-dir=dir", "--include=d"],
+    ] {
+        t.parity(e).args(opts).args(["-r", "hit", "x"]).check();
+    }
+});
