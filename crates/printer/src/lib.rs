@@ -38,6 +38,33 @@ pub enum OutputMode {
     Json,
 }
 
+/// An error writing standard output (not reading the input), carried
+/// through the searcher inside an `io::Error` so that the caller can say
+/// `write error` rather than blame the file being searched.
+#[derive(Debug)]
+pub struct OutputError(pub io::Error);
+
+impl std::fmt::Display for OutputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for OutputError {}
+
+/// Marks `e` as an error of the output.
+pub fn output_error(e: io::Error) -> io::Error {
+    if as_output_error(&e).is_some() {
+        return e;
+    }
+    io::Error::new(e.kind(), OutputError(e))
+}
+
+/// The write's own error, if `e` is an error of the output.
+pub fn as_output_error(e: &io::Error) -> Option<&io::Error> {
+    e.get_ref()?.downcast_ref::<OutputError>().map(|o| &o.0)
+}
+
 /// How to print.
 #[derive(Clone, Debug, Default)]
 pub struct PrinterConfig {
@@ -163,7 +190,7 @@ impl<'c> Printer<'c> {
         if self.out.is_empty() {
             return Ok(());
         }
-        let r = self.output.write(&self.out, Chunk::FirstOfFile);
+        let r = self.output.write(&self.out, Chunk::FirstOfFile).map_err(output_error);
         self.out.clear();
         r
     }
@@ -286,7 +313,7 @@ impl<M: Matcher> FileSink<'_, '_, M> {
         self.flushed |= !own.is_empty();
         self.p.out.clear();
         self.start = 0;
-        r
+        r.map_err(output_error)
     }
 
     /// After a line: write it now under `--line-buffered`, or what is held

@@ -21,6 +21,8 @@ pub struct Context<'a> {
     pub error: AtomicBool,
     /// Stop as soon as possible (-q matched, or the output pipe closed).
     pub quit: AtomicBool,
+    /// Writing standard output failed (reported once).
+    write_failed: AtomicBool,
 }
 
 impl<'a> Context<'a> {
@@ -31,6 +33,7 @@ impl<'a> Context<'a> {
             matched: AtomicBool::new(false),
             error: AtomicBool::new(false),
             quit: AtomicBool::new(false),
+            write_failed: AtomicBool::new(false),
         }
     }
 
@@ -137,7 +140,7 @@ fn run_walk<V: Visitor>(
 
 /// Writing standard output failed: the run stops (quietly for a closed pipe).
 fn write_failed(ctx: &Context<'_>, e: &io::Error) {
-    if !ctx.out.broken_pipe() {
+    if !ctx.out.broken_pipe() && !ctx.write_failed.swap(true, Ordering::Relaxed) {
         ctx.report(format!("write error: {}", trawl_diag::io_message(e)).as_bytes(), true);
     }
     ctx.quit.store(true, Ordering::Relaxed);
@@ -211,8 +214,8 @@ impl<'a> GrepVisitor<'a> {
     }
 
     fn finish(&mut self) -> Stats {
-        if self.printer.flush().is_err() {
-            self.ctx.quit.store(true, Ordering::Relaxed);
+        if let Err(e) = self.printer.flush() {
+            write_failed(self.ctx, trawl_printer::as_output_error(&e).unwrap_or(&e));
         }
         self.printer.stats
     }
@@ -237,6 +240,10 @@ impl<'a> GrepVisitor<'a> {
                     }
                     match e {
                         SearchError::Io(e) => {
+                            if let Some(w) = trawl_printer::as_output_error(&e) {
+                                write_failed(self.ctx, w);
+                                return WalkState::Quit;
+                            }
                             self.ctx.report_path(path, &trawl_diag::io_message(&e))
                         }
                         SearchError::Match(e) => self.ctx.report_path(path, &e),
@@ -246,16 +253,8 @@ impl<'a> GrepVisitor<'a> {
             }
         };
         let (matched, written) = sink.finish(&summary);
-        if written.is_err() {
-            if !self.ctx.out.broken_pipe() {
-                if let Err(e) = written {
-                    self.ctx.report(
-                        format!("write error: {}", trawl_diag::io_message(&e)).as_bytes(),
-                        true,
-                    );
-                }
-            }
-            self.ctx.quit.store(true, Ordering::Relaxed);
+        if let Err(e) = written {
+            write_failed(self.ctx, trawl_printer::as_output_error(&e).unwrap_or(&e));
             return WalkState::Quit;
         }
         if matched {

@@ -1320,3 +1320,34 @@ fn a_fifo_named_gitignore_is_skipped_with_a_warning() {
         ]
     );
 }
+
+// Issue 13 #2: a write error (a full disk) is reported as GNU grep does,
+// once, with exit status 2, whatever the output mode.
+#[test]
+fn write_errors_are_reported_and_exit_two() {
+    let t = Tree::new();
+    let lines: String = (1..=5000).map(|i| format!("{i}\n")).collect();
+    t.file("n.txt", &lines).file("d/a.txt", &lines).file("d/b.txt", &lines);
+    let cases: [&[&str]; 6] =
+        [&["x"], &["1"], &["-c", "1"], &["-l", "1"], &["--line-buffered", "1"], &["-r", "1", "d"]];
+    for args in cases {
+        let run = |program: &str, extra: &[&str]| {
+            let mut cmd =
+                if program == "trawl" { Cmd::trawl(t.path()) } else { Cmd::grep(t.path()) }
+                    .command();
+            cmd.args(extra).args(args);
+            if !args.contains(&"d") {
+                cmd.stdin(File::open(t.path().join("n.txt")).unwrap());
+            }
+            let out = cmd
+                .stdout(File::create("/dev/full").unwrap())
+                .stderr(Stdio::piped())
+                .output()
+                .unwrap();
+            (out.status.code(), String::from_utf8_lossy(&out.stderr).replace("grep:", "trawl:"))
+        };
+        let want = if args == ["x"] { run("grep", &[]) } else { run("grep", &["-P"]) };
+        let got = run("trawl", &[]);
+        assert_eq!(got, want, "{args:?}");
+    }
+}
