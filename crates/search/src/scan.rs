@@ -43,6 +43,8 @@ pub(crate) struct Scan<'a, M, S, R> {
     selected: u64,
     /// `-m` reached: only trailing context is still wanted.
     done: bool,
+    /// Where `-m` stopped: just past the last selected line.
+    stopped_at: Option<u64>,
     /// The part whose lines are selected ([`Part::WHOLE`] but for chunks).
     part: Part,
     /// A mapped file held a NUL to rewrite, or a line to stream: search it
@@ -76,6 +78,7 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
             binary: Binary::new(&part),
             selected: 0,
             done: false,
+            stopped_at: None,
             part,
             needs_copy: false,
         }
@@ -99,6 +102,7 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
             bytes: self.win.bytes,
             binary_offset: self.binary.offset,
             part_lines: (None, None),
+            stopped_at: self.stopped_at,
         }
     }
 
@@ -311,6 +315,7 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
         self.selected += 1;
         if self.config.max_count.is_some_and(|m| self.selected >= m) {
             self.done = true;
+            self.stopped_at = Some(self.win.base + next as u64);
         }
         if self.win.base + ls as u64 >= self.binary.line {
             // Text lines owed as after-context come first.

@@ -58,6 +58,10 @@ pub struct SearchSummary {
     /// lines holding the first and last byte of the part (1 + the newlines
     /// read before each end); None where the search stopped before an end.
     pub part_lines: (Option<u64>, Option<u64>),
+    /// When `-m` ended the search: the offset (from the reader's start) just
+    /// past the last selected line (grep leaves a seekable standard input
+    /// there, before any after-context it printed).
+    pub stopped_at: Option<u64>,
 }
 
 /// Error of a search: reading failed, the matcher failed, or the sink failed.

@@ -80,6 +80,7 @@ pub fn run(ctx: &Context<'_>) -> Stats {
                 // walk to know about stdin; grep users name it once.
                 let mut v = GrepVisitor::new(ctx);
                 let name = b"(standard input)";
+                let start = seekable_stdin_offset(cfg);
                 match &cfg.extract {
                     Some(ex) => {
                         let mut members = Members { grep: &mut v, outer_included: true };
@@ -87,6 +88,12 @@ pub fn run(ctx: &Context<'_>) -> Stats {
                     }
                     None => {
                         v.search(name, Source::Stream(io::stdin().lock()), Naming::File);
+                        // -m on a seekable standard input: leave it just after
+                        // the last line used, for the next reader (as grep).
+                        if let (Some(start), Some(at)) = (start, v.last.stopped_at) {
+                            // SAFETY: lseek on descriptor 0 has no memory effects.
+                            unsafe { libc::lseek(0, (start + at) as libc::off_t, libc::SEEK_SET) };
+                        }
                     }
                 }
                 stats.add(&v.finish());
@@ -135,6 +142,26 @@ fn run_walk<V: Visitor>(
         crate::thread_growth::run(walk, make_visitor)
     } else {
         walk.run(make_visitor)
+    }
+}
+
+/// The offset of standard input when `-m` is given and it is a regular
+/// file (grep then leaves it after the last selected line).
+fn seekable_stdin_offset(cfg: &Config) -> Option<u64> {
+    cfg.searcher.max_count?;
+    // -q, -l and -L stop at the first match and read no further anyway;
+    // grep leaves standard input wherever its read left it then.
+    if !matches!(cfg.printer.mode, OutputMode::Lines | OutputMode::Count) {
+        return None;
+    }
+    // SAFETY: fstat fills `st`; lseek has no memory effects.
+    unsafe {
+        let mut st: libc::stat = std::mem::zeroed();
+        if libc::fstat(0, &mut st) != 0 || st.st_mode & libc::S_IFMT != libc::S_IFREG {
+            return None;
+        }
+        let at = libc::lseek(0, 0, libc::SEEK_CUR);
+        (at >= 0).then_some(at as u64)
     }
 }
 
@@ -196,6 +223,8 @@ struct GrepVisitor<'a> {
     ctx: &'a Context<'a>,
     searcher: Searcher,
     printer: Printer<'a>,
+    /// The summary of the last search.
+    last: SearchSummary,
 }
 
 impl<'a> GrepVisitor<'a> {
@@ -210,6 +239,7 @@ impl<'a> GrepVisitor<'a> {
             ctx,
             searcher: Searcher::new(cfg.searcher.clone()),
             printer: Printer::new(&cfg.printer, output, cfg.stats),
+            last: SearchSummary::default(),
         }
     }
 
@@ -253,6 +283,7 @@ impl<'a> GrepVisitor<'a> {
             }
         };
         let (matched, written) = sink.finish(&summary);
+        self.last = summary;
         if let Err(e) = written {
             write_failed(self.ctx, trawl_printer::as_output_error(&e).unwrap_or(&e));
             return WalkState::Quit;

@@ -446,3 +446,36 @@ engines!(include_and_exclude_last_matching_option_wins, |e| {
         t.parity(e).args(opts).args(["-r", "hit", "x"]).check();
     }
 });
+
+// Issue 13 #4: with -m, a seekable standard input is left just after the
+// last selected line, for the next reader (`{ grep -m1 a; cat; } < file`).
+#[test]
+fn max_count_leaves_standard_input_after_the_last_selected_line() {
+    let t = Tree::new();
+    t.file("m", "a\nb\na\nc\n");
+    let both = |prog: &str, opts: &str| {
+        let script = format!("{{ '{prog}' {opts}; cat; }} < m");
+        let out = std::process::Command::new("sh")
+            .args(["-c", &script])
+            .current_dir(t.path())
+            .env("LC_ALL", "C")
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let trawl = crate::util::trawl_bin();
+    for opts in [
+        "-m1 a",
+        "-m1 -A1 a",
+        "-m2 a",
+        "-m1 -c a",
+        "-m1 zz",
+        "-m1 -v a",
+        "-m1 -q a",
+        "-m1 -l a",
+        "-m1 -n -b a",
+    ] {
+        assert_eq!(both(trawl, opts), both("grep", opts), "{opts}");
+    }
+    assert_eq!(both(trawl, "-m1 a"), "a\nb\na\nc\n");
+}

@@ -92,6 +92,7 @@ impl<M: Matcher, S: Sink, R: Read> Scan<'_, M, S, R> {
         self.selected += 1;
         if self.config.max_count.is_some_and(|m| self.selected >= m) {
             self.done = true;
+            self.stopped_at = Some(self.win.base + self.pos as u64);
         }
         if self.binary.offset.is_some() {
             return Ok(self.sink.binary_matched(info)?);
