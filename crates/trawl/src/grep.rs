@@ -165,10 +165,15 @@ fn seekable_stdin_offset(cfg: &Config) -> Option<u64> {
     }
 }
 
-/// Writing standard output failed: the run stops (quietly for a closed pipe).
+/// Writing standard output failed (a closed pipe with SIGPIPE ignored, a
+/// full disk): reported once, the run stops and exits 2.
 fn write_failed(ctx: &Context<'_>, e: &io::Error) {
-    if !ctx.out.broken_pipe() && !ctx.write_failed.swap(true, Ordering::Relaxed) {
-        ctx.report(format!("write error: {}", trawl_diag::io_message(e)).as_bytes(), true);
+    ctx.error.store(true, Ordering::Relaxed);
+    // Reported once, a closed pipe too (SIGPIPE ignored: grep says "write
+    // error: Broken pipe"); -s does not hide it, as in grep.
+    if !ctx.write_failed.swap(true, Ordering::Relaxed) {
+        let msg = format!("trawl: write error: {}\n", trawl_diag::io_message(e));
+        let _ = io::stderr().lock().write_all(msg.as_bytes());
     }
     ctx.quit.store(true, Ordering::Relaxed);
 }
@@ -264,7 +269,7 @@ impl<'a> GrepVisitor<'a> {
             match result {
                 Ok(outcome) => outcome.summary,
                 Err(e) => {
-                    if self.ctx.out.broken_pipe() || cfg.searcher.cancel.is_cancelled() {
+                    if cfg.searcher.cancel.is_cancelled() {
                         self.ctx.quit.store(true, Ordering::Relaxed);
                         return WalkState::Quit;
                     }

@@ -25,6 +25,7 @@ mod config;
 mod find;
 mod grep;
 mod output;
+mod sigpipe;
 mod thread_growth;
 
 use std::io::{IsTerminal, Write};
@@ -37,6 +38,7 @@ use trawl_search::Cancel;
 
 fn main() -> ExitCode {
     let start = Instant::now();
+    sigpipe::restore();
     let cancel = Cancel::new();
     install_interrupt_handler(&cancel);
     let mut argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
@@ -103,7 +105,9 @@ fn main() -> ExitCode {
     let matched = ctx.matched.load(Ordering::Relaxed);
     let error = ctx.error.load(Ordering::Relaxed);
     if out.broken_pipe() {
-        return ExitCode::from(if matched { 0 } else { 1 });
+        // SIGPIPE was ignored (or trawl would have died of it): as grep,
+        // the write error was reported, and the exit status says so.
+        return ExitCode::from(2);
     }
     let _ = std::io::stderr().flush();
     if cfg.printer.mode == OutputMode::Quiet && matched {

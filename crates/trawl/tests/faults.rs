@@ -919,11 +919,45 @@ fn wide_tree() -> Tree {
     t
 }
 
+/// How trawl's parent left SIGPIPE.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+enum SigPipe {
+    /// Ignored (as some parents leave it: a shell's `trap '' PIPE`).
+    Ignored,
+    /// The default (as a shell, and Rust's Command, leave it).
+    Default,
+}
+
+/// How trawl must end after its reader closed the pipe.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+enum PipeEnd {
+    /// Killed by SIGPIPE, silently (grep and find when SIGPIPE is default).
+    Signal,
+    /// `trawl: write error: Broken pipe`, exit 2 (grep, SIGPIPE ignored).
+    WriteError,
+    /// Exit 0 or 1, silently (trawl find, SIGPIPE ignored).
+    Quiet,
+}
+
 /// Starts trawl with `args`, reads one line, closes the pipe; trawl must
-/// end (a hang fails after [`HANG`]), quietly, with a normal exit.
-fn broken_pipe_case(t: &Tree, args: &[&str]) {
+/// end (a hang fails after [`HANG`]) as `end` says.
+fn broken_pipe_case(t: &Tree, args: &[&str], sigpipe: SigPipe, end: PipeEnd) {
     let mut cmd = trawl_cmd(t.path(), args);
     cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    {
+        use std::os::unix::process::CommandExt;
+        let disposition = match sigpipe {
+            SigPipe::Default => libc::SIG_DFL,
+            SigPipe::Ignored => libc::SIG_IGN,
+        };
+        // SAFETY: signal(2) is async-signal-safe, as pre_exec requires.
+        unsafe {
+            cmd.pre_exec(move || {
+                libc::signal(libc::SIGPIPE, disposition);
+                Ok(())
+            });
+        }
+    }
     let mut p = Proc::spawn(cmd, true);
     let mut out = BufReader::new(p.child.stdout.take().unwrap());
     let mut first = Vec::new();
@@ -939,22 +973,46 @@ fn broken_pipe_case(t: &Tree, args: &[&str]) {
     };
     let took = closed.elapsed();
     let (_, stderr) = p.outputs();
-    let what = &p.what;
-    assert_eq!(status.signal(), None, "{what} died of a signal ({status:?})");
-    assert!(matches!(status.code(), Some(0 | 1)), "{what}: exit {status:?}");
-    assert!(stderr.is_empty(), "{what} wrote to stderr:\n{}", clip(&stderr));
+    let what = format!("{} ({sigpipe:?} SIGPIPE)", p.what);
+    match end {
+        PipeEnd::Signal => {
+            assert_eq!(status.signal(), Some(libc::SIGPIPE), "{what}: {status:?}");
+            assert!(stderr.is_empty(), "{what} wrote to stderr:\n{}", clip(&stderr));
+        }
+        PipeEnd::WriteError => {
+            assert_eq!(status.code(), Some(2), "{what}: {status:?}");
+            assert_eq!(
+                String::from_utf8_lossy(&stderr),
+                "trawl: write error: Broken pipe\n",
+                "{what}"
+            );
+        }
+        PipeEnd::Quiet => {
+            assert_eq!(status.signal(), None, "{what} died of a signal ({status:?})");
+            assert!(matches!(status.code(), Some(0 | 1)), "{what}: exit {status:?}");
+            assert!(stderr.is_empty(), "{what} wrote to stderr:\n{}", clip(&stderr));
+        }
+    }
     eprintln!("broken pipe: {what} ended {took:?} after the pipe closed");
 }
 
+// Issue 13 #3: as GNU grep, trawl dies of SIGPIPE when it inherited the
+// default disposition, and reports a write error (exit 2) when SIGPIPE was
+// ignored.
 #[test]
-fn broken_pipe_ends_quietly() {
+fn broken_pipe_ends_as_grep_does() {
     let _g = heavy();
     let t = wide_tree();
-    broken_pipe_case(&t, &["-r", "e", "."]);
-    broken_pipe_case(&t, &["-r", "-n", "-j", "1", "e", "."]);
     let mut many = vec!["find"];
     many.extend(["."; 20]);
-    broken_pipe_case(&t, &many);
+    for sigpipe in [SigPipe::Default, SigPipe::Ignored] {
+        let grep_end =
+            if sigpipe == SigPipe::Default { PipeEnd::Signal } else { PipeEnd::WriteError };
+        broken_pipe_case(&t, &["-r", "e", "."], sigpipe, grep_end);
+        broken_pipe_case(&t, &["-r", "-n", "-j", "1", "e", "."], sigpipe, grep_end);
+        let find_end = if sigpipe == SigPipe::Default { PipeEnd::Signal } else { PipeEnd::Quiet };
+        broken_pipe_case(&t, &many, sigpipe, find_end);
+    }
 }
 
 /// A large file that prints most of its lines: its output is written as it
