@@ -39,6 +39,10 @@ pub struct Config {
     /// GNU grep, exit 1 without opening a file (unless `-L`, which lists
     /// every file).
     pub selects_nothing: bool,
+    /// Standard output's device and inode when it is a regular file and
+    /// lines are printed (GNU grep's check: not with -c, -l, -L, -q or
+    /// -m 1): a file that is also the output is not read.
+    pub output_file: Option<(u64, u64)>,
     /// `--search-zip`: compressed files and archives are opened.
     pub extract: Option<trawl_extract::Extractor>,
 }
@@ -343,6 +347,7 @@ impl Config {
             || (only_empty && invert && !flag("line") && !flag("word"));
         let selects_nothing =
             (searcher.max_count == Some(0) || no_line) && mode != OutputMode::FilesWithoutMatch;
+        let output_file = output_file(mode, searcher.max_count);
         Ok(Config {
             matcher,
             searcher,
@@ -358,6 +363,7 @@ impl Config {
             no_messages: flag("no_messages"),
             stats: flag("stats"),
             selects_nothing,
+            output_file,
             extract: (flag("search_zip") || flag("docs")).then(|| {
                 let mut limits =
                     trawl_extract::Limits { documents: flag("docs"), ..Default::default() };
@@ -380,6 +386,21 @@ impl Config {
             }),
         })
     }
+}
+
+/// Standard output's (device, inode) if it is a regular file and the mode
+/// prints lines (see [`Config::output_file`]).
+fn output_file(mode: OutputMode, max_count: Option<u64>) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    if !matches!(mode, OutputMode::Lines | OutputMode::Json) || max_count.is_some_and(|m| m <= 1) {
+        return None;
+    }
+    // SAFETY: descriptor 1 stays open; ManuallyDrop keeps it from closing.
+    let out = std::mem::ManuallyDrop::new(unsafe {
+        <std::fs::File as std::os::fd::FromRawFd>::from_raw_fd(1)
+    });
+    let md = out.metadata().ok()?;
+    md.is_file().then(|| (md.dev(), md.ino()))
 }
 
 /// Reads one pattern per line ("-" is standard input); an empty file has none.

@@ -80,6 +80,15 @@ pub fn run(ctx: &Context<'_>) -> Stats {
                 // walk to know about stdin; grep users name it once.
                 let mut v = GrepVisitor::new(ctx);
                 let name = b"(standard input)";
+                // SAFETY: descriptor 0 stays open for the run; ManuallyDrop
+                // keeps this File from closing it.
+                let stdin = std::mem::ManuallyDrop::new(unsafe {
+                    <File as std::os::fd::FromRawFd>::from_raw_fd(0)
+                });
+                if v.is_the_output(&stdin, name) {
+                    stats.add(&v.finish());
+                    continue;
+                }
                 let start = seekable_stdin_offset(cfg);
                 match &cfg.extract {
                     Some(ex) => {
@@ -255,6 +264,20 @@ impl<'a> GrepVisitor<'a> {
         self.printer.stats
     }
 
+    /// Whether `file` is standard output's own regular file (GNU grep
+    /// refuses to read it, which could grow without end); reported.
+    fn is_the_output(&self, file: &File, path: &[u8]) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        let Some((dev, ino)) = self.ctx.cfg.output_file else { return false };
+        match file.metadata() {
+            Ok(md) if md.dev() == dev && md.ino() == ino => {
+                self.ctx.report_path(path, &"input file is also the output");
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Searches one source (a regular file, with what the walk knows of
     /// it, or any other stream); returns Quit when the run should stop.
     fn search<R: Read>(&mut self, path: &[u8], source: Source<'_, R>, naming: Naming) -> WalkState {
@@ -354,6 +377,9 @@ impl Visitor for GrepVisitor<'_> {
                 return WalkState::Continue;
             }
             return self.search(entry.path(), Source::Stream(&file), Naming::File);
+        }
+        if self.is_the_output(&file, entry.path()) {
+            return WalkState::Continue;
         }
         if let Some(ex) = &cfg.extract {
             match trawl_extract::Extractor::sniff(&file) {

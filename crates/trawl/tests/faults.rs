@@ -1409,3 +1409,36 @@ fn write_errors_are_reported_and_exit_two() {
         assert_eq!(got, want, "{args:?}");
     }
 }
+
+// Issue 13 #1: a file that is also standard output is not read (it could
+// grow without end): GNU grep's message and exit status, the other files
+// still searched; not checked with -c or -m 1, as grep.
+#[test]
+fn an_input_that_is_also_the_output_is_refused() {
+    let cases: [(&[&str], bool); 6] = [
+        (&["1", "out"], false),
+        (&["1"], true),
+        (&["1", "out", "other"], false),
+        (&["-c", "1", "out"], false),
+        (&["-m1", "1", "out"], false),
+        (&["-r", "1", "."], false),
+    ];
+    for (args, from_stdin) in cases {
+        let run = |program: &str| {
+            let t = Tree::new();
+            t.file("out", "1\n2\n3\n").file("other", "1\n2\n3\n");
+            let mut cmd =
+                if program == "trawl" { Cmd::trawl(t.path()) } else { Cmd::grep(t.path()) }
+                    .command();
+            let out = File::options().append(true).open(t.path().join("out")).unwrap();
+            cmd.args(args).stdout(out).stderr(Stdio::piped());
+            if from_stdin {
+                cmd.stdin(File::open(t.path().join("out")).unwrap());
+            }
+            let r = cmd.output().unwrap();
+            let stderr = String::from_utf8_lossy(&r.stderr).replace("grep:", "trawl:");
+            (r.status.code(), stderr, fs::read_to_string(t.path().join("out")).unwrap())
+        };
+        assert_eq!(run("trawl"), run("grep"), "{args:?}");
+    }
+}
