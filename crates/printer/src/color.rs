@@ -132,9 +132,9 @@ pub(crate) fn paint(
     }
 }
 
-/// Writes the `--` line between groups.
-pub(crate) fn separator(out: &mut Vec<u8>, colors: Option<&Colors>) {
-    paint(out, colors, |c| &c.separator, b"--");
+/// Writes the line between groups (`--`, or `--group-separator`'s).
+pub(crate) fn separator(out: &mut Vec<u8>, colors: Option<&Colors>, text: &[u8]) {
+    paint(out, colors, |c| &c.separator, text);
     out.push(b'\n');
 }
 

@@ -72,6 +72,9 @@ pub struct PrinterConfig {
     pub mode: OutputMode,
     /// Prefix lines with the file name (`-H`).
     pub with_filename: bool,
+    /// The line between groups of context: `--` by default,
+    /// `--group-separator=SEP`, none with `--no-group-separator`.
+    pub group_separator: Option<Vec<u8>>,
     /// Prefix the lines of archive members with their names even when
     /// file names are off by default (one operand): all but `-h`.
     pub member_names: bool,
@@ -122,10 +125,14 @@ pub trait Output: Sync {
     fn let_go(&self) {}
 }
 
-/// The `--` line between groups of context, colored when coloring.
-pub fn group_separator(colors: Option<&Colors>) -> Vec<u8> {
+/// The line between groups of context (`--` unless `--group-separator`
+/// says otherwise), colored when coloring; empty with
+/// `--no-group-separator`.
+pub fn group_separator(config: &PrinterConfig) -> Vec<u8> {
     let mut out = Vec::new();
-    color::separator(&mut out, colors);
+    if let Some(text) = &config.group_separator {
+        color::separator(&mut out, config.colors.as_ref(), text);
+    }
     out
 }
 
@@ -525,8 +532,9 @@ impl<M: Matcher> Sink for FileSink<'_, '_, M> {
     }
 
     fn context_break(&mut self) -> io::Result<bool> {
-        if self.p.config.mode == OutputMode::Lines {
-            color::separator(&mut self.p.out, self.p.config.colors.as_ref());
+        let c = self.p.config;
+        if let (OutputMode::Lines, Some(text)) = (c.mode, &c.group_separator) {
+            color::separator(&mut self.p.out, c.colors.as_ref(), text);
         }
         Ok(true)
     }

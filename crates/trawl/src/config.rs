@@ -39,6 +39,8 @@ pub struct Config {
     /// GNU grep, exit 1 without opening a file (unless `-L`, which lists
     /// every file).
     pub selects_nothing: bool,
+    /// How standard input is named (`--label`; "(standard input)").
+    pub stdin_label: Vec<u8>,
     /// Standard output's device and inode when it is a regular file and
     /// lines are printed (GNU grep's check: not with -c, -l, -L, -q or
     /// -m 1): a file that is also the output is not read.
@@ -84,6 +86,17 @@ impl Filter {
             let indices = m.indices_of(id).map(Iterator::collect::<Vec<_>>).unwrap_or_default();
             for (g, at) in os_values(m, id).iter().zip(indices) {
                 rules.push((at, include, glob(&g.to_string_lossy())?.compile_matcher()));
+            }
+        }
+        // --exclude-from=FILE: its globs, one per line, where the option is.
+        let indices =
+            m.indices_of("exclude_from").map(Iterator::collect::<Vec<_>>).unwrap_or_default();
+        for (file, at) in os_values(m, "exclude_from").iter().zip(indices) {
+            let text = std::fs::read(file).map_err(|e| {
+                format!("{}: {}", file.to_string_lossy(), trawl_diag::io_message(&e))
+            })?;
+            for line in text.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+                rules.push((at, false, glob(&String::from_utf8_lossy(line))?.compile_matcher()));
             }
         }
         rules.sort_by_key(|r| r.0);
@@ -328,6 +341,17 @@ impl Config {
         let printer = PrinterConfig {
             mode,
             with_filename,
+            group_separator: {
+                let sep = last("group_separator");
+                match (last("no_group_separator"), sep) {
+                    (Some(no), Some(s)) if no > s => None,
+                    (Some(_), None) => None,
+                    (_, Some(_)) => {
+                        m.get_one::<OsString>("group_separator").map(|s| s.as_bytes().to_vec())
+                    }
+                    (None, None) => Some(b"--".to_vec()),
+                }
+            },
             member_names: !no_filename_wins,
             line_number,
             byte_offset: flag("byte_offset"),
@@ -364,6 +388,9 @@ impl Config {
             stats: flag("stats"),
             selects_nothing,
             output_file,
+            stdin_label: m
+                .get_one::<OsString>("label")
+                .map_or_else(|| b"(standard input)".to_vec(), |l| l.as_bytes().to_vec()),
             extract: (flag("search_zip") || flag("docs")).then(|| {
                 let mut limits =
                     trawl_extract::Limits { documents: flag("docs"), ..Default::default() };

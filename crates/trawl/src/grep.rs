@@ -79,7 +79,7 @@ pub fn run(ctx: &Context<'_>) -> Stats {
                 // Searched in order with the paths around it would need the
                 // walk to know about stdin; grep users name it once.
                 let mut v = GrepVisitor::new(ctx);
-                let name = b"(standard input)";
+                let name = &cfg.stdin_label[..];
                 // SAFETY: descriptor 0 stays open for the run; ManuallyDrop
                 // keeps this File from closing it.
                 let stdin = std::mem::ManuallyDrop::new(unsafe {

@@ -53,7 +53,7 @@ impl Stdout {
         // SAFETY: fd 1 stays open for the life of the process; ManuallyDrop
         // keeps this File from closing it.
         let file = ManuallyDrop::new(unsafe { File::from_raw_fd(1) });
-        let separator = trawl_printer::group_separator(cfg.printer.colors.as_ref());
+        let separator = trawl_printer::group_separator(&cfg.printer);
         Stdout::on(file, cfg.printer.context, separator, cfg.printer.line_buffered)
     }
 

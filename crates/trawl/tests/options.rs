@@ -479,3 +479,29 @@ fn max_count_leaves_standard_input_after_the_last_selected_line() {
     }
     assert_eq!(both(trawl, "-m1 a"), "a\nb\na\nc\n");
 }
+
+// Issue 13 #21 (part): --group-separator, --no-group-separator (the last
+// one given wins), --label, -U/--binary and --exclude-from, against GNU grep.
+engines!(group_separator_label_binary_and_exclude_from, |e| {
+    let t = Tree::new();
+    t.file("gs.txt", "a\nx\nb\nc\nd\nx\ne\n").file("gs2.txt", "x1\n").file("exf", "gs2*\n");
+    for opts in [
+        &["--group-separator=XX", "-A0", "x", "gs.txt"][..],
+        &["--group-separator=", "-A0", "x", "gs.txt"],
+        &["--no-group-separator", "-A0", "x", "gs.txt"],
+        &["--group-separator=XX", "--no-group-separator", "-A0", "x", "gs.txt"],
+        &["--no-group-separator", "--group-separator=YY", "-A0", "x", "gs.txt"],
+        &["--group-separator=XX", "-A0", "x", "gs.txt", "gs2.txt"],
+        &["-U", "x", "gs.txt"],
+        &["--binary", "-c", "x", "gs.txt"],
+        &["--exclude-from=exf", "x", "gs.txt", "gs2.txt"],
+        &["--exclude-from=exf", "--include=gs2*", "x", "gs.txt", "gs2.txt"],
+    ] {
+        t.parity(e).args(opts).exact().check();
+    }
+    for opts in
+        [&["--label=foo", "-H", "x"][..], &["--label=foo", "-c", "x"], &["--label=foo", "-l", "x"]]
+    {
+        t.parity(e).stdin("a\nx\n").args(opts).exact().check();
+    }
+});
