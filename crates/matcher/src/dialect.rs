@@ -76,6 +76,12 @@ pub fn to_perl(pattern: &str, dialect: Dialect, flavor: Flavor) -> String {
                     at_start = true;
                 }
                 (_, ')') => out.push(')'),
+                // At the start of an expression `\\{` is a literal (GNU).
+                (Dialect::Basic, '{') if was_start => push_literal(&mut out, '{'),
+                // `\\{,n\\}`: Perl needs the 0 (`{,n}` is literal in PCRE2).
+                (Dialect::Basic, '{') if pattern.as_bytes().get(t.at + 2) == Some(&b',') => {
+                    out.push_str("{0")
+                }
                 (Dialect::Basic, '{' | '}' | '+' | '?') => out.push(n),
                 (_, '`') => out.push_str(r"\A"),
                 (_, '\'') => out.push_str(r"\z"),
@@ -111,6 +117,91 @@ pub fn to_perl(pattern: &str, dialect: Dialect, flavor: Flavor) -> String {
         }
     }
     out
+}
+
+/// Checks a POSIX basic expression the way GNU grep's parser does, with its
+/// messages: unmatched `\\(`, `\\)`, `\\{` and `[`, bad interval contents,
+/// intervals over 32767, and ranges that run backwards.
+pub fn check_basic(pattern: &str) -> Result<(), &'static str> {
+    let b = pattern.as_bytes();
+    let mut depth = 0usize;
+    // The last member of the bracket expression, and whether a `-` follows it.
+    let mut member: Option<char> = None;
+    let mut range_from: Option<char> = None;
+    let mut in_class = false;
+    for t in tokens(pattern, Brackets::Posix) {
+        match t.kind {
+            TokenKind::Escape(Some('(')) => depth += 1,
+            TokenKind::Escape(Some(')')) => {
+                depth = depth.checked_sub(1).ok_or("Unmatched ) or \\)")?;
+            }
+            TokenKind::Escape(Some('{')) if t.at > 0 => check_interval(&b[t.at + 2..])?,
+            TokenKind::ClassOpen { .. } => {
+                in_class = true;
+                member = None;
+                range_from = None;
+            }
+            TokenKind::ClassClose => in_class = false,
+            TokenKind::PosixClass { end } if end == b.len() && !pattern.ends_with(']') => {
+                return Err("Unmatched [, [^, [:, [., or [=");
+            }
+            TokenKind::Char { c: '-', in_class: true }
+                if member.is_some() && range_from.is_none() =>
+            {
+                range_from = member;
+            }
+            TokenKind::Char { c, in_class: true } => {
+                if let Some(from) = range_from.take() {
+                    if c < from {
+                        return Err("Invalid range end");
+                    }
+                    member = None;
+                } else {
+                    member = Some(c);
+                }
+            }
+            _ => {}
+        }
+    }
+    if in_class {
+        return Err("Unmatched [, [^, [:, [., or [=");
+    }
+    if depth > 0 {
+        return Err("Unmatched ( or \\(");
+    }
+    Ok(())
+}
+
+/// Checks the contents of an interval after its `\\{`: `m`, `m,`, `,n`,
+/// `m,n` or `,`, up to `\\}`, with m ≤ n ≤ 32767.
+fn check_interval(rest: &[u8]) -> Result<(), &'static str> {
+    let end = memchr::memmem::find(rest, b"\\}").ok_or("Unmatched \\{")?;
+    let body = &rest[..end];
+    let number = |s: &[u8]| -> Result<Option<u32>, &'static str> {
+        if s.is_empty() {
+            return Ok(None);
+        }
+        if !s.iter().all(u8::is_ascii_digit) {
+            return Err("Invalid content of \\{\\}");
+        }
+        let n = std::str::from_utf8(s).ok().and_then(|s| s.parse::<u32>().ok()).unwrap_or(u32::MAX);
+        if n > 32767 {
+            return Err("Regular expression too big");
+        }
+        Ok(Some(n))
+    };
+    let (lo, hi) = match body.iter().position(|&c| c == b',') {
+        Some(i) => (number(&body[..i])?, number(&body[i + 1..])?),
+        None if body.is_empty() => return Err("Invalid content of \\{\\}"),
+        None => {
+            let n = number(body)?;
+            (n, n)
+        }
+    };
+    match (lo, hi) {
+        (Some(lo), Some(hi)) if lo > hi => Err("Invalid content of \\{\\}"),
+        _ => Ok(()),
+    }
 }
 
 /// Appends `c` as a literal of the Perl dialect (escaped if punctuation).
@@ -150,7 +241,30 @@ fn word_end(f: Flavor) -> &'static str {
 
 #[cfg(test)]
 mod tests {
-    use super::{to_perl, Dialect, Flavor};
+    use super::{check_basic, to_perl, Dialect, Flavor};
+
+    #[test]
+    fn basic_expressions_are_checked_as_gnu_grep_does() {
+        for (p, want) in [
+            (r"\)", "Unmatched ) or \\)"),
+            (r"\(", "Unmatched ( or \\("),
+            (r"a\{1", "Unmatched \\{"),
+            (r"a\{1a\}", "Invalid content of \\{\\}"),
+            (r"a\{1,x\}", "Invalid content of \\{\\}"),
+            (r"a\{\}", "Invalid content of \\{\\}"),
+            (r"a\{2,1\}", "Invalid content of \\{\\}"),
+            (r"a\{32768\}", "Regular expression too big"),
+            (r"[b-a]", "Invalid range end"),
+            (r"[a", "Unmatched [, [^, [:, [., or [="),
+        ] {
+            assert_eq!(check_basic(p), Err(want), "{p}");
+        }
+        for p in
+            [r"\(a\)\{1,3\}", r"xa\{,\}y", r"[a-z-]", r"[]-a]", r"[[:alpha:]-]", r"a\{3\}", r"\{1"]
+        {
+            assert_eq!(check_basic(p), Ok(()), "{p}");
+        }
+    }
 
     fn bre(p: &str) -> String {
         to_perl(p, Dialect::Basic, Flavor::Pcre)
@@ -169,6 +283,8 @@ mod tests {
         assert_eq!(to_perl(r"\<w\>", Dialect::Basic, Flavor::Rust), r"\b{start}w\b{end}");
         assert_eq!(bre(r"\(a\)\1"), r"(a)\1");
         assert_eq!(bre(r"\(a$\)b$\|c"), r"(a$)b$|c");
+        assert_eq!(bre(r"xa\{,\}y"), r"xa{0,}y");
+        assert_eq!(bre(r"\{1"), r"\{1");
     }
 
     #[test]

@@ -253,10 +253,16 @@ impl MatcherBuilder {
             }
             // Spelled for PCRE2: `\<` and `\>` need its lookarounds, so the
             // Rust engine declines a pattern holding them.
-            Syntax::Basic => lines
-                .iter()
-                .map(|p| to_perl(&bytes_to_pattern(p), Dialect::Basic, Flavor::Pcre))
-                .collect(),
+            Syntax::Basic => {
+                let mut out = Vec::with_capacity(lines.len());
+                for p in &lines {
+                    let text = bytes_to_pattern(p);
+                    dialect::check_basic(&text)
+                        .map_err(|m| Error::new(ErrorKind::Syntax(m.to_string())))?;
+                    out.push(to_perl(&text, Dialect::Basic, Flavor::Pcre));
+                }
+                out
+            }
             Syntax::Perl => lines.iter().map(|p| bytes_to_pattern(p)).collect(),
         };
 

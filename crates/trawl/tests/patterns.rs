@@ -244,3 +244,28 @@ engines!(posix_class_names_are_checked, |e| {
         t.parity(e).stdin("n\npace\na1b\n x\n").args(["-n", "-e", p]).exact().check();
     }
 });
+
+// Issue 13 #14 and #16: -G intervals and brackets are checked as GNU grep
+// checks them, with its messages: unmatched \( \) \{ [, bad interval
+// contents, intervals over 32767, backward ranges; \{,n\} is {0,n}.
+engines!(basic_regex_errors_are_gnu_greps, |e| {
+    let t = basic();
+    for p in [
+        r"\)",
+        r"\(",
+        r"a\{1",
+        r"a\{1a\}",
+        r"a\{1,x\}",
+        r"a\{\}",
+        r"a\{2,1\}",
+        r"a\{32768\}",
+        r"[b-a]",
+        r"[a",
+    ] {
+        let c = t.parity(e).syntax("-G").stdin("xyz\n").args(["-e", p]).errors_expected().check();
+        c.trawl.assert_code(2);
+    }
+    for p in [r"xa\{,\}y", r"a\{,2\}z", r"x\{1,2\}", r"[]-a]", r"\{1"] {
+        t.parity(e).syntax("-G").stdin("xyz\nxaaz\n{1\n").args(["-n", "-e", p]).exact().check();
+    }
+});
