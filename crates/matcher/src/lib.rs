@@ -256,10 +256,17 @@ impl MatcherBuilder {
             Syntax::Basic => {
                 let mut out = Vec::with_capacity(lines.len());
                 for p in &lines {
-                    let text = bytes_to_pattern(p);
+                    // Bytes that are not UTF-8 stand in as private-use
+                    // characters while the dialect is translated, then become
+                    // `\xHH` (a translated `\x` would be a literal x).
+                    let text = bytes_to_placeholders(p);
                     dialect::check_basic(&text)
                         .map_err(|m| Error::new(ErrorKind::Syntax(m.to_string())))?;
-                    out.push(to_perl(&text, Dialect::Basic, Flavor::Pcre));
+                    out.push(placeholders_to_escapes(&to_perl(
+                        &text,
+                        Dialect::Basic,
+                        Flavor::Pcre,
+                    )));
                 }
                 out
             }
@@ -400,6 +407,35 @@ fn bytes_to_pattern(p: &[u8]) -> String {
             out
         }
     }
+}
+
+/// The first of 256 private-use characters standing for bytes that are not
+/// UTF-8 while a POSIX pattern is translated.
+const BYTE_PLACEHOLDER: u32 = 0xF0000;
+
+/// Pattern bytes as text, each byte that is not UTF-8 as a placeholder.
+fn bytes_to_placeholders(p: &[u8]) -> String {
+    let mut out = String::with_capacity(p.len());
+    for chunk in p.utf8_chunks() {
+        out.push_str(chunk.valid());
+        for &b in chunk.invalid() {
+            out.push(char::from_u32(BYTE_PLACEHOLDER + u32::from(b)).expect("a private-use char"));
+        }
+    }
+    out
+}
+
+/// Placeholders back to `\xHH` escapes, which both engines read as that
+/// byte (the C locale).
+fn placeholders_to_escapes(p: &str) -> String {
+    let mut out = String::with_capacity(p.len());
+    for c in p.chars() {
+        match (c as u32).checked_sub(BYTE_PLACEHOLDER) {
+            Some(b) if b < 256 => out.push_str(&format!("\\x{b:02X}")),
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// Escapes fixed-string bytes as a Perl pattern that matches them literally.

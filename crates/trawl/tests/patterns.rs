@@ -269,3 +269,19 @@ engines!(basic_regex_errors_are_gnu_greps, |e| {
         t.parity(e).syntax("-G").stdin("xyz\nxaaz\n{1\n").args(["-n", "-e", p]).exact().check();
     }
 });
+
+// Issue 13 #13: bytes that are not UTF-8 in a -G pattern match those bytes
+// (they were dropped: the translated \xHH lost its backslash).
+engines!(basic_regex_with_bytes_that_are_not_utf8, |e| {
+    let t = basic();
+    for (p, input) in [
+        (&b"caf\xe9"[..], &b"caf\xe9\ncafe\n"[..]),
+        (b"[\x81]", b"\x81\nx\n"),
+        (b"\\(\xe9\\)\\{2\\}", b"\xe9\xe9\n\xe9\n"),
+    ] {
+        use std::os::unix::ffi::OsStrExt;
+        let p = std::ffi::OsStr::from_bytes(p);
+        let args = [std::ffi::OsStr::new("-a"), std::ffi::OsStr::new("-e"), p];
+        t.parity(e).syntax("-G").stdin(input).args(args).exact().check();
+    }
+});
