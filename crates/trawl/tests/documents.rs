@@ -3,8 +3,8 @@
 //! (damaged input, a crash, a hang, a missing tool) and their reaping.
 
 use std::path::Path;
-use std::process::Command;
 
+use crate::extract::{grep_text, sh};
 use crate::util::{lines, poll_until, Cmd, Tree};
 
 /// A PDF of `pages`, each a list of lines, in Helvetica: small, but a
@@ -89,18 +89,7 @@ const PATTERNS: [&str; 3] =
     ["package", "Dijkstra", r"[A-Za-z0-9._-]+@[A-Za-z0-9.-]+\.(org|com|net|de)"];
 
 fn pdftotext(dir: &Path, file: &str) -> Vec<u8> {
-    let out = Command::new("pdftotext")
-        .args([file, "-"])
-        .current_dir(dir)
-        .output()
-        .expect("pdftotext (poppler-utils, installed by .ci/deps)");
-    assert!(out.status.success(), "pdftotext {file}");
-    out.stdout
-}
-
-fn grep_prefixed(dir: &Path, pattern: &str, text: &[u8], prefix: &str) -> String {
-    let run = Cmd::grep(dir).args(["-P", "-a", "-n", "-e", pattern]).stdin(text).run();
-    lines(&run.stdout).iter().map(|l| format!("{prefix}{}\n", String::from_utf8_lossy(l))).collect()
+    sh(dir, "pdftotext", &[file, "-"])
 }
 
 #[test]
@@ -110,7 +99,7 @@ fn pdf_text_is_what_pdftotext_gives_grep() {
     let text = pdftotext(t.path(), "a.pdf");
     assert!(text.contains(&b'\x0c'), "pages end with a form feed");
     for p in PATTERNS {
-        let want = grep_prefixed(t.path(), p, &text, "");
+        let want = grep_text(t.path(), p, &text, b"");
         assert!(!want.is_empty(), "{p}");
         let got = t.trawl().args(["--docs", "-n", "-e", p, "a.pdf"]).run();
         got.assert_code(0).assert_no_stderr().assert_stdout(&want);
@@ -127,21 +116,11 @@ fn pdfs_inside_archives_are_documents_too() {
     write_pdf(&t, "w/in-zip.pdf", 2);
     write_pdf(&t, "w/in-tar.pdf", 3);
     let w = t.path().join("w");
-    assert!(Command::new("zip")
-        .args(["-q", "../docs.zip", "in-zip.pdf"])
-        .current_dir(&w)
-        .status()
-        .unwrap()
-        .success());
-    assert!(Command::new("tar")
-        .args(["-czf", "../docs.tgz", "in-tar.pdf"])
-        .current_dir(&w)
-        .status()
-        .unwrap()
-        .success());
+    sh(&w, "zip", &["-q", "../docs.zip", "in-zip.pdf"]);
+    sh(&w, "tar", &["-czf", "../docs.tgz", "in-tar.pdf"]);
     for p in PATTERNS {
-        let mut want = grep_prefixed(&w, p, &pdftotext(&w, "in-zip.pdf"), "docs.zip{in-zip.pdf}:");
-        want += &grep_prefixed(&w, p, &pdftotext(&w, "in-tar.pdf"), "docs.tgz{in-tar.pdf}:");
+        let mut want = grep_text(&w, p, &pdftotext(&w, "in-zip.pdf"), b"docs.zip{in-zip.pdf}:");
+        want.extend(grep_text(&w, p, &pdftotext(&w, "in-tar.pdf"), b"docs.tgz{in-tar.pdf}:"));
         let got = t
             .trawl()
             .args(["--docs", "--sort", "path", "-n", "-e", p, "docs.zip", "docs.tgz"])
@@ -348,17 +327,15 @@ fn after_change(change: impl FnOnce(&Tree)) {
     let t = Tree::new();
     write_pdf(&t, "a.pdf", 20);
     let (path, cache) = counted(&t);
-    let before = grep_prefixed(t.path(), "plain text 20 ", &pdftotext(t.path(), "a.pdf"), "")
-        .lines()
-        .count();
+    let before =
+        lines(&grep_text(t.path(), "plain text 20 ", &pdftotext(t.path(), "a.pdf"), b"")).len();
     assert!(before > 0);
     let first = search(&t, &path, &cache, &["-c", "plain text 20 ", "a.pdf"]);
     first.assert_code(0).assert_stdout(format!("{before}\n"));
     change(&t);
     let after = search(&t, &path, &cache, &["-c", "plain text 2[01] ", "a.pdf"]);
-    let want = grep_prefixed(t.path(), "plain text 2[01] ", &pdftotext(t.path(), "a.pdf"), "")
-        .lines()
-        .count();
+    let want =
+        lines(&grep_text(t.path(), "plain text 2[01] ", &pdftotext(t.path(), "a.pdf"), b"")).len();
     after.assert_no_stderr().assert_stdout(format!("{want}\n"));
     let old = search(&t, &path, &cache, &["-c", "plain text 20 ", "a.pdf"]);
     old.assert_stdout("0\n");

@@ -22,7 +22,7 @@ fn text(seed: usize, lines: usize) -> String {
 const PATTERNS: [&str; 3] = ["needle", "^[0-9]+:1[0-9] ", r"[a-z]+@[a-z.]+\.(org|com)"];
 
 /// Runs a system tool in `dir`; it must succeed.
-fn sh(dir: &Path, program: &str, args: &[&str]) -> Vec<u8> {
+pub(crate) fn sh(dir: &Path, program: &str, args: &[&str]) -> Vec<u8> {
     let out = Command::new(program)
         .args(args)
         .current_dir(dir)
@@ -33,7 +33,7 @@ fn sh(dir: &Path, program: &str, args: &[&str]) -> Vec<u8> {
 }
 
 /// GNU grep's output for `text`, each line prefixed with `prefix`.
-fn grep_text(dir: &Path, pattern: &str, text: &[u8], prefix: &[u8]) -> Vec<u8> {
+pub(crate) fn grep_text(dir: &Path, pattern: &str, text: &[u8], prefix: &[u8]) -> Vec<u8> {
     let run = Cmd::grep(dir).args(["-P", "-a", "-n", "-e", pattern]).stdin(text).run();
     let mut out = Vec::new();
     for line in lines(&run.stdout) {
@@ -317,10 +317,7 @@ fn find_kind_tells_files_by_their_bytes() {
     for (tool, out) in
         [("gzip", "a.gz"), ("bzip2", "a.bz2"), ("xz", "a.xz"), ("zstd", "a.zst"), ("lz4", "a.lz4")]
     {
-        let data =
-            Command::new(tool).args(["-c", "src/a.c"]).current_dir(t.path()).output().unwrap();
-        assert!(data.status.success(), "{tool}");
-        t.file_bytes(format!("k/{out}").as_bytes(), data.stdout);
+        t.file_bytes(format!("k/{out}").as_bytes(), sh(t.path(), tool, &["-c", "src/a.c"]));
     }
     sh(t.path(), "tar", &["-cf", "k/a.tar", "src"]);
     sh(t.path(), "zip", &["-qr", "k/a.zip", "src"]);
