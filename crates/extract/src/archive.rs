@@ -65,7 +65,7 @@ impl Extractor {
         let mut archive = match zip::ZipArchive::new(r) {
             Ok(archive) => archive,
             Err(e) => {
-                visit.error(name, &zip_error(e));
+                visit.error(name, &zip_io(e));
                 return Flow::Continue;
             }
         };
@@ -85,7 +85,7 @@ impl Extractor {
                 Ok(f) if f.is_dir() => continue,
                 Ok(f) => (f.name_raw().to_vec(), f.encrypted(), f.compressed_size()),
                 Err(e) => {
-                    visit.error(name, &zip_error(e));
+                    visit.error(name, &zip_io(e));
                     continue;
                 }
             };
@@ -103,7 +103,7 @@ impl Extractor {
                     self.stream_from(&member, &mut f, depth, Origin::Member(&path), visit)
                 }
                 Err(e) => {
-                    visit.error(&member, &zip_error(e));
+                    visit.error(&member, &zip_io(e));
                     Flow::Continue
                 }
             };
@@ -116,7 +116,7 @@ impl Extractor {
 }
 
 /// A zip error as an I/O error with the zip crate's words.
-fn zip_error(e: zip::result::ZipError) -> io::Error {
+pub(crate) fn zip_io(e: zip::result::ZipError) -> io::Error {
     match e {
         zip::result::ZipError::Io(e) => e,
         e => io::Error::new(io::ErrorKind::InvalidData, e.to_string()),

@@ -324,17 +324,7 @@ pub fn stat_key(file: &File, tool: &[u8]) -> io::Result<Vec<u8>> {
 /// `tool`. Reads `r` to its end.
 pub fn content_key(mut r: impl Read, tool: &[u8]) -> io::Result<Vec<u8>> {
     let mut hasher = blake3::Hasher::new();
-    let mut buf = vec![0u8; 256 * 1024];
-    loop {
-        match r.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => {
-                hasher.update(&buf[..n]);
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
+    hasher.update_reader(&mut r)?;
     let mut key = Vec::with_capacity(33 + tool.len());
     key.push(b'C');
     key.extend_from_slice(hasher.finalize().as_bytes());

@@ -10,7 +10,7 @@ use std::io;
 use crate::cache::{stat_key, Recorder};
 use crate::kind::Codec;
 use crate::pdf::Tee;
-use crate::{decode, guard, Extractor, Flow, Origin, Visit};
+use crate::{decode, Extractor, Flow, Origin, Visit};
 
 /// Files smaller than this are decoded every time.
 const MIN_CACHED: u64 = 256 << 10;
@@ -47,15 +47,13 @@ impl Extractor {
             }
         }
         let mut recorder = Recorder::new(MAX_CACHED);
-        let (input, count) = guard::Counted::new(file);
-        let decoded = match decode::decoder(codec, input) {
+        let mut decoded = match decode::guarded(codec, file, self.limits.bombs) {
             Ok(d) => d,
             Err(e) => {
                 visit.error(name, &e);
                 return Some(Flow::Continue);
             }
         };
-        let mut decoded = guard::Guard::new(decoded, count, self.limits.bombs);
         let mut tee = Tee { inner: &mut decoded, recorder: &mut recorder, eof: false };
         let flow = self.stream_from(name, &mut tee, 1, Origin::Whole, visit);
         if flow == Flow::Continue && !tee.eof {

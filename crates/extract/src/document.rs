@@ -63,13 +63,5 @@ pub(crate) fn text<R: Read + Seek>(zip: &mut ZipArchive<R>, doc: Document) -> io
     }
 }
 
-/// A zip error as an I/O error.
-fn zip_io(e: zip::result::ZipError) -> io::Error {
-    match e {
-        zip::result::ZipError::Io(e) => e,
-        e => io::Error::new(io::ErrorKind::InvalidData, e.to_string()),
-    }
-}
-
 #[cfg(test)]
 mod tests;

@@ -68,6 +68,8 @@ pub(crate) const PDFTOTEXT: Tool = Tool {
 #[derive(Debug)]
 pub(crate) struct Runner {
     limits: ExternalLimits,
+    /// Children that may run at once (`limits.jobs`, 0 made one per CPU).
+    jobs: usize,
     /// Children running now.
     running: Mutex<usize>,
     freed: Condvar,
@@ -79,12 +81,6 @@ pub(crate) struct Runner {
     /// What identifies the tool's output for the cache (pdftotext, the
     /// only tool so far): found once.
     identity: OnceLock<Option<Vec<u8>>>,
-}
-
-impl Clone for Runner {
-    fn clone(&self) -> Self {
-        Runner::new(self.limits, self.cancel.clone())
-    }
 }
 
 /// What running a tool on a document gave.
@@ -100,8 +96,13 @@ pub(crate) enum Outcome {
 
 impl Runner {
     pub(crate) fn new(limits: ExternalLimits, cancel: Arc<AtomicBool>) -> Runner {
+        let jobs = match limits.jobs {
+            0 => std::thread::available_parallelism().map_or(2, |n| n.get()),
+            n => n,
+        };
         Runner {
             limits,
+            jobs,
             running: Mutex::new(0),
             freed: Condvar::new(),
             missing: AtomicBool::new(false),
@@ -139,18 +140,10 @@ impl Runner {
             .clone()
     }
 
-    fn jobs(&self) -> usize {
-        match self.limits.jobs {
-            0 => std::thread::available_parallelism().map_or(2, |n| n.get()),
-            n => n,
-        }
-    }
-
     /// Waits for a free slot; the slot is given back when the guard drops.
     fn slot(&self) -> Slot<'_> {
-        let jobs = self.jobs();
         let mut running = self.running.lock().unwrap_or_else(|p| p.into_inner());
-        while *running >= jobs {
+        while *running >= self.jobs {
             running = self.freed.wait(running).unwrap_or_else(|p| p.into_inner());
         }
         *running += 1;

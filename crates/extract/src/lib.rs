@@ -184,15 +184,7 @@ impl Extractor {
     /// its offset.
     pub fn sniff(file: &File) -> io::Result<Kind> {
         let mut head = [0u8; HEAD];
-        let mut n = 0;
-        while n < HEAD {
-            match file.read_at(&mut head[n..], n as u64) {
-                Ok(0) => break,
-                Ok(k) => n += k,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
-        }
+        let n = read_head(&mut Positional { file, at: 0 }, &mut head)?;
         Ok(detect(&head[..n]))
     }
 
@@ -255,19 +247,13 @@ impl Extractor {
         let mut whole = (&head[..n]).chain(r);
         match kind {
             Kind::Plain => visit.text(name, &mut whole, origin),
-            Kind::Compressed(codec) => {
-                let (input, count) = guard::Counted::new(whole);
-                match decode::decoder(codec, input) {
-                    Ok(decoded) => {
-                        let mut decoded = guard::Guard::new(decoded, count, self.limits.bombs);
-                        self.stream_from(name, &mut decoded, depth + 1, origin, visit)
-                    }
-                    Err(e) => {
-                        visit.error(name, &e);
-                        Flow::Continue
-                    }
+            Kind::Compressed(codec) => match decode::guarded(codec, whole, self.limits.bombs) {
+                Ok(mut decoded) => self.stream_from(name, &mut decoded, depth + 1, origin, visit),
+                Err(e) => {
+                    visit.error(name, &e);
+                    Flow::Continue
                 }
-            }
+            },
             Kind::Pdf if self.limits.documents => {
                 let mut document = match spool::Spooled::copy(whole, 0) {
                     Ok(spool::Spooled::File(f)) => f,
@@ -320,6 +306,21 @@ fn read_head(r: &mut dyn Read, head: &mut [u8]) -> io::Result<usize> {
         }
     }
     Ok(n)
+}
+
+/// Reads a file with pread, leaving its offset (shared with a child's
+/// standard input, or not yet used) where it is.
+pub(crate) struct Positional<'f> {
+    pub(crate) file: &'f File,
+    pub(crate) at: u64,
+}
+
+impl Read for Positional<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.file.read_at(buf, self.at)?;
+        self.at += n as u64;
+        Ok(n)
+    }
 }
 
 /// The display name of `member` inside `outer`: `outer{member}`.

@@ -3,11 +3,10 @@
 
 use std::fs::File;
 use std::io::{self, Read};
-use std::os::unix::fs::FileExt;
 
 use crate::cache::{content_key, stat_key, Cache, Recorder};
 use crate::external::{Outcome, PDFTOTEXT};
-use crate::{Extractor, Flow, Origin, Visit};
+use crate::{Extractor, Flow, Origin, Positional, Visit};
 
 /// What tells a document's identity to the cache.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
@@ -182,21 +181,6 @@ impl Read for Tee<'_> {
             self.eof = true;
         }
         self.recorder.add(&buf[..n]);
-        Ok(n)
-    }
-}
-
-/// Reads a file with pread, leaving its offset (shared with the child's
-/// standard input) where it is.
-struct Positional<'f> {
-    file: &'f File,
-    at: u64,
-}
-
-impl Read for Positional<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.file.read_at(buf, self.at)?;
-        self.at += n as u64;
         Ok(n)
     }
 }

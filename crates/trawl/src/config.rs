@@ -5,7 +5,7 @@ use std::io::{IsTerminal, Read};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 
 use clap::ArgMatches;
-use globset::{GlobBuilder, GlobMatcher, GlobSet, GlobSetBuilder};
+use globset::{Candidate, GlobBuilder, GlobMatcher, GlobSet, GlobSetBuilder};
 use trawl_matcher::{AnyMatcher, Engine, MatcherBuilder, Syntax};
 use trawl_printer::{Colors, OutputMode, PrinterConfig};
 use trawl_search::{BinaryMode, Cancel, MmapChoice, SearcherConfig};
@@ -115,9 +115,10 @@ impl Filter {
         Ok(Filter { rules: rules.into_iter().map(|(_, inc, g)| (inc, g)).collect(), exclude_dir })
     }
 
-    /// Whether `matches` matches the path's last component or the whole
-    /// path (grep matches a glob against "name suffixes").
-    fn matches(matches: impl Fn(&std::path::Path) -> bool, path: &[u8]) -> bool {
+    /// What a glob is matched against: the path's last component and the
+    /// whole path (grep matches a glob against "name suffixes"), prepared
+    /// once for every glob.
+    fn candidates(path: &[u8]) -> [Candidate<'_>; 2] {
         let trimmed = match path.iter().rposition(|&b| b != b'/') {
             Some(i) => &path[..=i],
             None => path,
@@ -126,15 +127,19 @@ impl Filter {
             Some(i) => &trimmed[i + 1..],
             None => trimmed,
         };
-        let as_path = |b: &[u8]| std::path::Path::new(std::ffi::OsStr::from_bytes(b)).to_path_buf();
-        matches(&as_path(name)) || matches(&as_path(trimmed))
+        let as_path = |b| std::path::Path::new(std::ffi::OsStr::from_bytes(b));
+        [Candidate::new(as_path(name)), Candidate::new(as_path(trimmed))]
     }
 
     /// What `--include` and `--exclude` say of the file (or archive
     /// member) printed as `path`.
     pub fn verdict(&self, path: &[u8]) -> Verdict {
+        if self.rules.is_empty() {
+            return Verdict::Kept;
+        }
+        let candidates = Filter::candidates(path);
         for (include, g) in self.rules.iter().rev() {
-            if Filter::matches(|p| g.is_match(p), path) {
+            if candidates.iter().any(|c| g.is_match_candidate(c)) {
                 return if *include { Verdict::Kept } else { Verdict::Excluded };
             }
         }
@@ -152,7 +157,7 @@ impl Filter {
     /// Whether the directory printed as `path` is entered.
     pub fn dir_ok(&self, path: &[u8]) -> bool {
         match &self.exclude_dir {
-            Some(ex) => !Filter::matches(|p| ex.is_match(p), path),
+            Some(ex) => !Filter::candidates(path).iter().any(|c| ex.is_match_candidate(c)),
             None => true,
         }
     }
@@ -318,26 +323,24 @@ impl Config {
             let given = m.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
             m.indices_of(id).and_then(Iterator::max).filter(|_| given)
         };
-        let no_filename_wins = match (last("no_filename"), last("with_filename")) {
-            (Some(h), Some(big_h)) => h > big_h,
-            (h, _) => h.is_some(),
+        // -h (Some(false)) or -H (Some(true)), whichever was given last.
+        let names_given = match (last("no_filename"), last("with_filename")) {
+            (Some(h), Some(big_h)) => Some(big_h > h),
+            (Some(_), None) => Some(false),
+            (None, Some(_)) => Some(true),
+            (None, None) => None,
         };
-        let with_filename = match (last("no_filename"), last("with_filename")) {
-            (Some(h), Some(big_h)) => big_h > h,
-            (Some(_), None) => false,
-            (None, Some(_)) => true,
-            (None, None) => {
-                targets.len() > 1
-                    || targets.iter().any(|t| match t {
-                        Target::Stdin => false,
-                        Target::Path { path, .. } => {
-                            std::fs::metadata(std::ffi::OsStr::from_bytes(path))
-                                .map(|md| md.is_dir())
-                                .unwrap_or(false)
-                        }
-                    })
-            }
-        };
+        let with_filename = names_given.unwrap_or_else(|| {
+            targets.len() > 1
+                || targets.iter().any(|t| match t {
+                    Target::Stdin => false,
+                    Target::Path { path, .. } => {
+                        std::fs::metadata(std::ffi::OsStr::from_bytes(path))
+                            .map(|md| md.is_dir())
+                            .unwrap_or(false)
+                    }
+                })
+        });
         let printer = PrinterConfig {
             mode,
             with_filename,
@@ -352,7 +355,7 @@ impl Config {
                     (None, None) => Some(b"--".to_vec()),
                 }
             },
-            member_names: !no_filename_wins,
+            member_names: names_given != Some(false),
             line_number,
             byte_offset: flag("byte_offset"),
             only_matching,

@@ -85,7 +85,7 @@ pub fn run(ctx: &Context<'_>) -> Stats {
                 let stdin = std::mem::ManuallyDrop::new(unsafe {
                     <File as std::os::fd::FromRawFd>::from_raw_fd(0)
                 });
-                if v.is_the_output(&stdin, name) {
+                if v.is_the_output(&stdin, None, name) {
                     stats.add(&v.finish());
                     continue;
                 }
@@ -266,16 +266,19 @@ impl<'a> GrepVisitor<'a> {
 
     /// Whether `file` is standard output's own regular file (GNU grep
     /// refuses to read it, which could grow without end); reported.
-    fn is_the_output(&self, file: &File, path: &[u8]) -> bool {
+    /// `known` is the file's stat when the walk has it (else fstat).
+    fn is_the_output(&self, file: &File, known: Option<&libc::stat>, path: &[u8]) -> bool {
         use std::os::unix::fs::MetadataExt;
-        let Some((dev, ino)) = self.ctx.cfg.output_file else { return false };
-        match file.metadata() {
-            Ok(md) if md.dev() == dev && md.ino() == ino => {
-                self.ctx.report_path(path, &"input file is also the output");
-                true
-            }
-            _ => false,
+        let Some(output) = self.ctx.cfg.output_file else { return false };
+        let id = match known {
+            Some(st) => Some((st.st_dev, st.st_ino)),
+            None => file.metadata().ok().map(|md| (md.dev(), md.ino())),
+        };
+        if id != Some(output) {
+            return false;
         }
+        self.ctx.report_path(path, &"input file is also the output");
+        true
     }
 
     /// Searches one source (a regular file, with what the walk knows of
@@ -378,7 +381,7 @@ impl Visitor for GrepVisitor<'_> {
             }
             return self.search(entry.path(), Source::Stream(&file), Naming::File);
         }
-        if self.is_the_output(&file, entry.path()) {
+        if self.is_the_output(&file, meta, entry.path()) {
             return WalkState::Continue;
         }
         if let Some(ex) = &cfg.extract {
