@@ -57,7 +57,11 @@ pub fn to_perl(pattern: &str, dialect: Dialect, flavor: Flavor) -> String {
                     out.push('^');
                 }
             }
-            TokenKind::PosixClass { end } => out.push_str(&pattern[t.at..end]),
+            TokenKind::PosixClass { end } => match collating_element(&pattern[t.at..end]) {
+                // `[.c.]` and `[=c=]` in the C locale: the character itself.
+                Some(c) => push_literal(&mut out, c),
+                None => out.push_str(&pattern[t.at..end]),
+            },
             TokenKind::ClassClose => out.push(']'),
             TokenKind::Char { c, in_class: true } => {
                 let next = pattern[t.at + c.len_utf8()..].chars().next();
@@ -125,41 +129,38 @@ pub fn to_perl(pattern: &str, dialect: Dialect, flavor: Flavor) -> String {
 pub fn check_basic(pattern: &str) -> Result<(), &'static str> {
     let b = pattern.as_bytes();
     let mut depth = 0usize;
-    // The last member of the bracket expression, and whether a `-` follows it.
-    let mut member: Option<char> = None;
-    let mut range_from: Option<char> = None;
+    // Groups closed so far: a back-reference may name only those.
+    let mut closed = 0usize;
+    let mut members = Members::default();
     let mut in_class = false;
     for t in tokens(pattern, Brackets::Posix) {
         match t.kind {
             TokenKind::Escape(Some('(')) => depth += 1,
             TokenKind::Escape(Some(')')) => {
                 depth = depth.checked_sub(1).ok_or("Unmatched ) or \\)")?;
+                closed += 1;
+            }
+            TokenKind::Escape(Some(d @ '1'..='9')) if d as usize - '0' as usize > closed => {
+                return Err("Invalid back reference");
             }
             TokenKind::Escape(Some('{')) if t.at > 0 => check_interval(&b[t.at + 2..])?,
             TokenKind::ClassOpen { .. } => {
                 in_class = true;
-                member = None;
-                range_from = None;
+                members = Members::default();
             }
             TokenKind::ClassClose => in_class = false,
-            TokenKind::PosixClass { end } if end == b.len() && !pattern.ends_with(']') => {
+            TokenKind::PosixClass { end } if !terminated(&b[t.at..end]) => {
                 return Err("Unmatched [, [^, [:, [., or [=");
             }
-            TokenKind::Char { c: '-', in_class: true }
-                if member.is_some() && range_from.is_none() =>
-            {
-                range_from = member;
+            TokenKind::PosixClass { end } if !pattern[t.at..].starts_with("[:") => {
+                let c =
+                    collating_element(&pattern[t.at..end]).ok_or("Invalid collation character")?;
+                members.add(c)?;
             }
-            TokenKind::Char { c, in_class: true } => {
-                if let Some(from) = range_from.take() {
-                    if c < from {
-                        return Err("Invalid range end");
-                    }
-                    member = None;
-                } else {
-                    member = Some(c);
-                }
+            TokenKind::Char { c: '-', in_class: true } if members.may_start_range() => {
+                members.range_from = members.last;
             }
+            TokenKind::Char { c, in_class: true } => members.add(c)?,
             _ => {}
         }
     }
@@ -170,6 +171,53 @@ pub fn check_basic(pattern: &str) -> Result<(), &'static str> {
         return Err("Unmatched ( or \\(");
     }
     Ok(())
+}
+
+/// The members of a bracket expression, as far as ranges need them.
+#[derive(Default)]
+struct Members {
+    /// The last member, which a `-` would make a range's start.
+    last: Option<char>,
+    /// The start of a range whose end comes next.
+    range_from: Option<char>,
+}
+
+impl Members {
+    fn may_start_range(&self) -> bool {
+        self.last.is_some() && self.range_from.is_none()
+    }
+
+    /// A member: ends a range, or may start one.
+    fn add(&mut self, c: char) -> Result<(), &'static str> {
+        if let Some(from) = self.range_from.take() {
+            if c < from {
+                return Err("Invalid range end");
+            }
+            self.last = None;
+        } else {
+            self.last = Some(c);
+        }
+        Ok(())
+    }
+}
+
+/// Whether a class token `[:…:]`, `[.….]` or `[=…=]` has its closing pair.
+fn terminated(class: &[u8]) -> bool {
+    class.len() >= 4 && class[class.len() - 2] == class[1] && class.ends_with(b"]")
+}
+
+/// The character of a collating element `[.c.]` or equivalence class
+/// `[=c=]` of one character (the C locale has no longer ones).
+fn collating_element(class: &str) -> Option<char> {
+    let inner = class
+        .strip_prefix("[.")
+        .and_then(|c| c.strip_suffix(".]"))
+        .or_else(|| class.strip_prefix("[=").and_then(|c| c.strip_suffix("=]")))?;
+    let mut chars = inner.chars();
+    match (chars.next(), chars.next()) {
+        (Some(c), None) => Some(c),
+        _ => None,
+    }
 }
 
 /// Checks the contents of an interval after its `\\{`: `m`, `m,`, `,n`,
@@ -256,12 +304,28 @@ mod tests {
             (r"a\{32768\}", "Regular expression too big"),
             (r"[b-a]", "Invalid range end"),
             (r"[a", "Unmatched [, [^, [:, [., or [="),
+            (r"b\1", "Invalid back reference"),
+            (r"\(a\1\)", "Invalid back reference"),
+            (r"\(a\)\2", "Invalid back reference"),
+            (r"[[.ab.]]", "Invalid collation character"),
+            (r"[[=ab=]]", "Invalid collation character"),
+            (r"[[.space.]]", "Invalid collation character"),
+            (r"[c-[.a.]]", "Invalid range end"),
         ] {
             assert_eq!(check_basic(p), Err(want), "{p}");
         }
-        for p in
-            [r"\(a\)\{1,3\}", r"xa\{,\}y", r"[a-z-]", r"[]-a]", r"[[:alpha:]-]", r"a\{3\}", r"\{1"]
-        {
+        for p in [
+            r"\(a\)\{1,3\}",
+            r"\(a\)\(b\)\2",
+            r"[[.a.]-c]",
+            r"[a-[.c.]]",
+            r"xa\{,\}y",
+            r"[a-z-]",
+            r"[]-a]",
+            r"[[:alpha:]-]",
+            r"a\{3\}",
+            r"\{1",
+        ] {
             assert_eq!(check_basic(p), Ok(()), "{p}");
         }
     }
@@ -285,6 +349,10 @@ mod tests {
         assert_eq!(bre(r"\(a$\)b$\|c"), r"(a$)b$|c");
         assert_eq!(bre(r"xa\{,\}y"), r"xa{0,}y");
         assert_eq!(bre(r"\{1"), r"\{1");
+        assert_eq!(bre(r"[[.a.][=b=]]"), r"[ab]");
+        assert_eq!(bre(r"[[.^.]]"), r"[\^]");
+        assert_eq!(bre(r"[a[.-.]b]"), r"[a\-b]");
+        assert_eq!(bre(r"[[.].]]"), r"[\]]");
     }
 
     #[test]

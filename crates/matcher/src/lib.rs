@@ -30,6 +30,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod check;
 mod dialect;
 mod fixed;
 mod fold;
@@ -39,8 +40,10 @@ mod tokens;
 
 use std::fmt;
 
+pub use crate::check::BadPattern;
 pub use crate::dialect::{to_perl, Dialect, Flavor};
 pub use crate::fixed::FixedMatcher;
+use crate::pcre::Joining;
 pub use crate::pcre::PcreMatcher;
 pub use crate::rust::RustMatcher;
 
@@ -124,6 +127,8 @@ pub enum ErrorKind {
     Match(String),
     /// A requested combination of options is not supported.
     Unsupported(String),
+    /// Patterns that do not compile, each checked alone.
+    Patterns(Vec<BadPattern>),
 }
 
 impl Error {
@@ -135,6 +140,14 @@ impl Error {
     pub fn kind(&self) -> &ErrorKind {
         &self.kind
     }
+
+    /// The patterns that do not compile, when that is what went wrong.
+    pub fn bad_patterns(&self) -> &[BadPattern] {
+        match &self.kind {
+            ErrorKind::Patterns(bad) => bad,
+            _ => &[],
+        }
+    }
 }
 
 impl fmt::Display for Error {
@@ -142,6 +155,18 @@ impl fmt::Display for Error {
         match &self.kind {
             ErrorKind::Syntax(m) | ErrorKind::Match(m) | ErrorKind::Unsupported(m) => {
                 f.write_str(m)
+            }
+            ErrorKind::Patterns(bad) => {
+                for (k, b) in bad.iter().enumerate() {
+                    if k > 0 {
+                        f.write_str("; ")?;
+                    }
+                    f.write_str(&b.reason)?;
+                    if let Some(at) = b.offset {
+                        write!(f, " (at offset {at})")?;
+                    }
+                }
+                Ok(())
             }
         }
     }
@@ -228,6 +253,10 @@ impl MatcherBuilder {
 
     /// Compiles `patterns`; a line matches when any of them matches. A
     /// pattern that contains newlines counts as one pattern per line (grep).
+    ///
+    /// Each pattern is checked alone before they are combined; the error
+    /// then lists every pattern that does not compile
+    /// ([`Error::bad_patterns`]).
     pub fn build(&self, patterns: &[Vec<u8>]) -> Result<AnyMatcher, Error> {
         let mut lines: Vec<Vec<u8>> = Vec::new();
         for p in patterns {
@@ -249,59 +278,106 @@ impl MatcherBuilder {
                 // Longest first: leftmost-first then equals grep -F's leftmost-longest.
                 let mut sorted = lines.clone();
                 sorted.sort_by_key(|p| std::cmp::Reverse(p.len()));
-                sorted.iter().map(|p| escape_bytes(p)).collect()
+                return self
+                    .compile(&sorted.iter().map(|p| escape_bytes(p)).collect::<Vec<_>>(), &opts);
             }
             // Spelled for PCRE2: `\<` and `\>` need its lookarounds, so the
             // Rust engine declines a pattern holding them.
             Syntax::Basic => {
                 let mut out = Vec::with_capacity(lines.len());
-                for p in &lines {
+                let mut bad = Vec::new();
+                for (index, p) in lines.iter().enumerate() {
                     // Bytes that are not UTF-8 stand in as private-use
                     // characters while the dialect is translated, then become
                     // `\xHH` (a translated `\x` would be a literal x).
                     let text = bytes_to_placeholders(p);
-                    dialect::check_basic(&text)
-                        .map_err(|m| Error::new(ErrorKind::Syntax(m.to_string())))?;
+                    if let Err(reason) = dialect::check_basic(&text) {
+                        bad.push(BadPattern { index, offset: None, reason: reason.into() });
+                    }
                     out.push(placeholders_to_escapes(&to_perl(
                         &text,
                         Dialect::Basic,
                         Flavor::Pcre,
                     )));
                 }
+                if !bad.is_empty() {
+                    return Err(Error::new(ErrorKind::Patterns(bad)));
+                }
                 out
             }
             Syntax::Perl => lines.iter().map(|p| bytes_to_pattern(p)).collect(),
         };
+        // Joined, one pattern can hide another's error.
+        if regexes.len() > 1 {
+            self.check_each(&lines, &regexes)?;
+        }
+        self.compile(&regexes, &opts).map_err(|e| match self.check_each(&lines, &regexes) {
+            Err(bad) => bad,
+            Ok(()) => e,
+        })
+    }
 
+    /// Checks each Perl-dialect pattern alone; the error lists all that fail.
+    fn check_each(&self, lines: &[Vec<u8>], regexes: &[String]) -> Result<(), Error> {
+        let checker = match self.engine {
+            Engine::Rust => check::Checker::Rust,
+            Engine::Auto | Engine::Pcre2 => check::Checker::Pcre,
+        };
+        // Offsets in a translated pattern are not offsets in the user's.
+        let same_text = |p: &[u8], r: &str| self.syntax == Syntax::Perl && p == r.as_bytes();
+        let bad: Vec<BadPattern> = regexes
+            .iter()
+            .zip(lines)
+            .enumerate()
+            .filter_map(|(index, (r, p))| {
+                check::check_alone(r, checker, same_text(p, r))
+                    .err()
+                    .map(|(offset, reason)| BadPattern { index, offset, reason })
+            })
+            .collect();
+        if bad.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::new(ErrorKind::Patterns(bad)))
+        }
+    }
+
+    /// Compiles checked Perl-dialect patterns with the chosen engine.
+    fn compile(&self, regexes: &[String], opts: &Options) -> Result<AnyMatcher, Error> {
+        let joining = if regexes.len() > 1 && regexes.iter().any(|r| check::refers_to_groups(r)) {
+            Joining::Apart
+        } else {
+            Joining::Together
+        };
+        let pcre = || PcreMatcher::new(regexes, opts, joining).map(AnyMatcher::Pcre);
         match self.engine {
-            Engine::Pcre2 => Ok(AnyMatcher::Pcre(PcreMatcher::new(&regexes, &opts)?)),
+            Engine::Pcre2 => pcre(),
             Engine::Rust => {
                 if let Some(r) = regexes.iter().find(|r| !rust::has_rust_meaning(r)) {
                     return Err(Error::new(ErrorKind::Unsupported(format!(
                         "'{r}': the Rust engine reads this pattern differently from Perl; use -P"
                     ))));
                 }
-                Ok(AnyMatcher::Rust(Box::new(RustMatcher::new(&regexes, &opts)?)))
+                Ok(AnyMatcher::Rust(Box::new(RustMatcher::new(regexes, opts)?)))
             }
             Engine::Auto => {
                 if regexes.iter().all(|r| rust::has_rust_meaning(r)) {
-                    if let Ok(m) = RustMatcher::new(&regexes, &opts) {
+                    if let Ok(m) = RustMatcher::new(regexes, opts) {
                         // Repeating something that can match empty: PCRE2 ends
                         // such loops differently, which changes match extents.
                         if m.has_nullable_loop() {
-                            return Ok(AnyMatcher::Pcre(PcreMatcher::new(&regexes, &opts)?));
+                            return pcre();
                         }
                         // Large counted repetitions blow up the automata;
                         // PCRE2 is the reference for every pattern, so only
                         // its failure to compile one keeps the Rust engine.
                         if m.counted_repetition_size() > MAX_COUNTED_REPETITION {
-                            return Ok(PcreMatcher::new(&regexes, &opts)
-                                .map_or(AnyMatcher::Rust(Box::new(m)), AnyMatcher::Pcre));
+                            return Ok(pcre().unwrap_or(AnyMatcher::Rust(Box::new(m))));
                         }
                         return Ok(AnyMatcher::Rust(Box::new(m)));
                     }
                 }
-                Ok(AnyMatcher::Pcre(PcreMatcher::new(&regexes, &opts)?))
+                pcre()
             }
         }
     }

@@ -17,6 +17,25 @@ use crate::{Error, ErrorKind, Match, Matcher, Options};
 /// possessive quantifiers, `\A`, `\z`, verbs, recursion, ...) run line by line.
 #[derive(Debug)]
 pub struct PcreMatcher {
+    /// One regex, or one per pattern when they cannot share one.
+    parts: Vec<Part>,
+}
+
+/// Whether several patterns are compiled as one alternation.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub(crate) enum Joining {
+    /// One regex: `(?:p1)|(?:p2)|…`.
+    Together,
+    /// One regex per pattern, for patterns that refer to their own groups
+    /// by number or name (joined, `(b)\1` would refer to another pattern's
+    /// group); the leftmost match wins, the earlier pattern on a tie, as in
+    /// an alternation.
+    Apart,
+}
+
+/// One compiled regex and how far its buffer-wide hits can be trusted.
+#[derive(Debug)]
+struct Part {
     regex: Regex,
     mode: Mode,
 }
@@ -34,7 +53,24 @@ enum Mode {
 
 impl PcreMatcher {
     /// Compiles Perl-dialect `patterns` (any of them may match).
-    pub(crate) fn new(patterns: &[String], opts: &Options) -> Result<PcreMatcher, Error> {
+    pub(crate) fn new(
+        patterns: &[String],
+        opts: &Options,
+        joining: Joining,
+    ) -> Result<PcreMatcher, Error> {
+        let parts = match joining {
+            Joining::Together => vec![Part::new(patterns, opts)?],
+            Joining::Apart => patterns
+                .iter()
+                .map(|p| Part::new(std::slice::from_ref(p), opts))
+                .collect::<Result<_, _>>()?,
+        };
+        Ok(PcreMatcher { parts })
+    }
+}
+
+impl Part {
+    fn new(patterns: &[String], opts: &Options) -> Result<Part, Error> {
         let mode = patterns.iter().map(|p| classify(p)).max().unwrap_or(Mode::Direct);
         let joined = if patterns.len() == 1 {
             patterns[0].clone()
@@ -57,15 +93,15 @@ impl PcreMatcher {
             .jit_if_available(true)
             .max_jit_stack_size(Some(16 << 20))
             .build(&full)
-            .map_err(|e| Error::new(ErrorKind::Syntax(e.to_string())))?;
-        Ok(PcreMatcher { regex, mode })
+            .map_err(|e| Error::new(ErrorKind::Syntax(compile_error(&e))))?;
+        Ok(Part { regex, mode })
     }
 
     fn find_raw(&self, subject: &[u8], at: usize) -> Result<Option<(usize, usize)>, Error> {
         match self.regex.find_at(subject, at) {
             Ok(Some(m)) => Ok(Some((m.start(), m.end().max(m.start())))),
             Ok(None) => Ok(None),
-            Err(e) => Err(Error::new(ErrorKind::Match(e.to_string()))),
+            Err(e) => Err(Error::new(ErrorKind::Match(match_error(&e)))),
         }
     }
 
@@ -79,9 +115,7 @@ impl PcreMatcher {
     ) -> Result<Option<Match>, Error> {
         Ok(self.find_raw(&hay[ls..le], at - ls)?.map(|(s, e)| Match::new(ls + s, ls + e)))
     }
-}
 
-impl Matcher for PcreMatcher {
     fn find_at(&self, hay: &[u8], mut at: usize) -> Result<Option<Match>, Error> {
         if self.mode == Mode::LineByLine {
             let mut ls = line_start(hay, at);
@@ -112,6 +146,48 @@ impl Matcher for PcreMatcher {
             }
             at = le + 1;
         }
+    }
+}
+
+/// PCRE2's reason for refusing a pattern, without the crate's prefix
+/// ("PCRE2: error compiling pattern at offset N: ").
+pub(crate) fn compile_error(e: &pcre2::Error) -> String {
+    let text = e.to_string();
+    match text.splitn(3, ": ").nth(2) {
+        Some(reason) => reason.to_string(),
+        None => text,
+    }
+}
+
+/// A matching error in GNU grep's words (pcresearch.c).
+fn match_error(e: &pcre2::Error) -> String {
+    // The codes of pcre2.h.
+    match e.code() {
+        -47 => "exceeded PCRE's backtracking limit".into(),
+        -53 => "exceeded PCRE's nested backtracking limit".into(),
+        -63 => "exceeded PCRE's heap limit".into(),
+        -46 => "exhausted PCRE JIT stack".into(),
+        -48 => "memory exhausted".into(),
+        -52 => "PCRE detected recurse loop".into(),
+        code => format!("internal PCRE error: {code}"),
+    }
+}
+
+impl Matcher for PcreMatcher {
+    fn find_at(&self, hay: &[u8], at: usize) -> Result<Option<Match>, Error> {
+        let [first, rest @ ..] = self.parts.as_slice() else { return Ok(None) };
+        let mut best = first.find_at(hay, at)?;
+        for part in rest {
+            // Only a match that starts earlier can win, and a match never
+            // spans lines: the search ends with the best match's line.
+            let limit = best.map_or(hay.len(), |b| line_end(hay, b.start));
+            if let Some(m) = part.find_at(&hay[..limit], at)? {
+                if best.is_none_or(|b| m.start < b.start) {
+                    best = Some(m);
+                }
+            }
+        }
+        Ok(best)
     }
 }
 

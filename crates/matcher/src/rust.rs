@@ -161,15 +161,7 @@ impl RustMatcher {
     pub(crate) fn new(patterns: &[String], opts: &Options) -> Result<RustMatcher, Error> {
         let mut alternatives = Vec::with_capacity(patterns.len());
         for p in patterns {
-            let hir = regex_syntax::ParserBuilder::new()
-                .unicode(false)
-                .utf8(false)
-                .multi_line(true)
-                .case_insensitive(opts.ignore_case)
-                .octal(false)
-                .build()
-                .parse(p)
-                .map_err(|e| Error::new(ErrorKind::Syntax(syntax_error_line(p, &e))))?;
+            let hir = parse(p, opts.ignore_case).map_err(|e| Error::new(ErrorKind::Syntax(e.1)))?;
             alternatives.push(to_line_semantics(hir));
         }
         let mut hir = Hir::alternation(alternatives);
@@ -333,13 +325,28 @@ fn gave_up(e: impl std::fmt::Display) -> Error {
 }
 
 /// One line naming the pattern position, as PCRE2's messages do.
-fn syntax_error_line(pattern: &str, e: &regex_syntax::Error) -> String {
-    let (offset, kind) = match e {
-        regex_syntax::Error::Parse(e) => (e.span().start.offset, e.kind().to_string()),
-        regex_syntax::Error::Translate(e) => (e.span().start.offset, e.kind().to_string()),
-        _ => return e.to_string().replace('\n', " "),
-    };
-    format!("regex error at offset {offset} in '{pattern}': {kind}")
+/// Parses a Perl-dialect pattern as the Rust engine reads it: bytes,
+/// multi-line anchors, no octal escapes. An error gives the offset and the
+/// reason.
+pub(crate) fn parse(pattern: &str, ignore_case: bool) -> Result<Hir, (Option<usize>, String)> {
+    regex_syntax::ParserBuilder::new()
+        .unicode(false)
+        .utf8(false)
+        .multi_line(true)
+        .case_insensitive(ignore_case)
+        .octal(false)
+        .build()
+        .parse(pattern)
+        .map_err(|e| syntax_error_parts(&e))
+}
+
+/// The offset and the reason of a parse error.
+fn syntax_error_parts(e: &regex_syntax::Error) -> (Option<usize>, String) {
+    match e {
+        regex_syntax::Error::Parse(e) => (Some(e.span().start.offset), e.kind().to_string()),
+        regex_syntax::Error::Translate(e) => (Some(e.span().start.offset), e.kind().to_string()),
+        _ => (None, e.to_string().replace('\n', " ")),
+    }
 }
 
 /// Rewrites a syntax tree so that it never matches `\n` and its text anchors

@@ -149,8 +149,53 @@ fn class_set_operations_keep_pcre_meaning() {
 
 #[test]
 fn invalid_pattern_names_the_position() {
-    let err = MatcherBuilder::new().build(&[b"a(b".to_vec()]).unwrap_err();
-    assert!(err.to_string().contains("offset 3"), "{err}");
+    let err = MatcherBuilder::new().line(true).build(&[b"a(b".to_vec()]).unwrap_err();
+    // The offset is in the pattern, not in the -x wrapper around it.
+    let want =
+        BadPattern { index: 0, offset: Some(3), reason: "missing closing parenthesis".into() };
+    assert_eq!(err.bad_patterns(), [want]);
+}
+
+#[test]
+fn each_pattern_is_checked_alone() {
+    // Joined, "[" and "]" would make the class "[)|(?:]".
+    let err = MatcherBuilder::new().build(&[b"[".to_vec(), b"ok".to_vec(), b"]".to_vec()]);
+    let bad: Vec<_> = err.unwrap_err().bad_patterns().iter().map(|b| (b.index, b.offset)).collect();
+    assert_eq!(bad, [(0, Some(1))]);
+    let err = MatcherBuilder::new().build(&[b"(a".to_vec(), b"b)".to_vec()]).unwrap_err();
+    let bad: Vec<_> = err.bad_patterns().iter().map(|b| b.index).collect();
+    assert_eq!(bad, [0, 1]);
+    // A pattern holding newlines is one pattern per line.
+    let err = MatcherBuilder::new().build(&[b"a\n(".to_vec()]).unwrap_err();
+    assert_eq!(err.bad_patterns()[0].index, 1);
+    let err = MatcherBuilder::new()
+        .syntax(Syntax::Basic)
+        .build(&[b"a\\(.\\)".to_vec(), b"b\\1".to_vec()])
+        .unwrap_err();
+    let want = BadPattern { index: 1, offset: None, reason: "Invalid back reference".into() };
+    assert_eq!(err.bad_patterns(), [want]);
+}
+
+#[test]
+fn patterns_keep_their_own_group_numbers() {
+    for engine in [Engine::Auto, Engine::Pcre2] {
+        let m = MatcherBuilder::new()
+            .engine(engine)
+            .build(&[
+                br"(a)\1".to_vec(),
+                br"(b)\1".to_vec(),
+                br"(?<x>c)\k<x>".to_vec(),
+                br"(?<x>d)\k<x>".to_vec(),
+            ])
+            .unwrap();
+        assert_eq!(find_all(&m, b"ab\nbb\ncc\nxdd aa\n"), vec![(3, 5), (6, 8), (10, 12), (13, 15)]);
+        // On a tie the earlier pattern wins, as in an alternation.
+        let m = MatcherBuilder::new()
+            .engine(engine)
+            .build(&[br"(x)\1?".to_vec(), br"(x)\1y".to_vec()])
+            .unwrap();
+        assert_eq!(find_all(&m, b"xxy\n"), vec![(0, 2)]);
+    }
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! From parsed arguments to the configuration of every stage.
 
 use std::ffi::OsString;
-use std::io::{IsTerminal, Read};
+use std::io::IsTerminal;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 
 use clap::ArgMatches;
@@ -11,6 +11,7 @@ use trawl_printer::{Colors, OutputMode, PrinterConfig};
 use trawl_search::{BinaryMode, Cancel, MmapChoice, SearcherConfig};
 
 use crate::args::os_values;
+use crate::patterns::Patterns;
 
 /// A path to search.
 pub enum Target {
@@ -168,27 +169,18 @@ impl Config {
         let flag = |id: &str| m.get_flag(id);
         let mut positional = os_values(m, "pattern_or_path").into_iter();
 
-        // Patterns: -e and -f, else the first operand.
-        let mut patterns: Vec<Vec<u8>> = Vec::new();
-        let regexps = os_values(m, "regexp");
-        let files = os_values(m, "file");
-        for r in &regexps {
-            patterns.push(r.as_bytes().to_vec());
-        }
-        for f in &files {
-            patterns.extend(read_pattern_file(f)?);
-        }
-        if regexps.is_empty() && files.is_empty() {
-            match positional.next() {
-                Some(p) => patterns.push(p.into_vec()),
-                None => {
-                    return Err(
+        // Patterns: -e and -f in the order given, else the first operand.
+        let patterns =
+            match Patterns::from_options(m)? {
+                Some(p) => p,
+                None => match positional.next() {
+                    Some(p) => Patterns::operand(p.as_bytes()),
+                    None => return Err(
                         "no pattern given (usage: trawl [OPTIONS] PATTERN [PATH...]; see --help)"
                             .into(),
-                    )
-                }
-            }
-        }
+                    ),
+                },
+            };
 
         // -E, -F, -G and -P name the matcher once (each may be repeated).
         let matchers = ["extended", "fixed", "basic", "perl"];
@@ -215,7 +207,11 @@ impl Config {
             .smart_case(flag("smart_case") && !flag("ignore_case"))
             .word(flag("word"))
             .line(flag("line"));
-        let matcher = mb.build(&patterns).map_err(|e| e.to_string())?;
+        let matcher = mb.build(&patterns.lines).map_err(|e| match e.bad_patterns() {
+            [] => e.to_string(),
+            bad => patterns.describe(bad),
+        })?;
+        let patterns = patterns.lines;
 
         let stdout_tty = std::io::stdout().is_terminal();
         let context = |id: &str| m.get_one::<u64>(id).map(|&n| n as usize);
@@ -431,25 +427,4 @@ fn output_file(mode: OutputMode, max_count: Option<u64>) -> Option<(u64, u64)> {
     });
     let md = out.metadata().ok()?;
     md.is_file().then(|| (md.dev(), md.ino()))
-}
-
-/// Reads one pattern per line ("-" is standard input); an empty file has none.
-fn read_pattern_file(f: &OsString) -> Result<Vec<Vec<u8>>, String> {
-    let mut text = Vec::new();
-    let result = if f == "-" {
-        std::io::stdin().read_to_end(&mut text)
-    } else {
-        std::fs::File::open(f).and_then(|mut h| h.read_to_end(&mut text))
-    };
-    result.map_err(|e| format!("{}: {}", f.to_string_lossy(), trawl_diag::io_message(&e)))?;
-    if text.ends_with(b"\n") {
-        text.pop();
-        if text.is_empty() {
-            // A file holding one empty line: the empty pattern.
-            return Ok(vec![Vec::new()]);
-        }
-    } else if text.is_empty() {
-        return Ok(Vec::new());
-    }
-    Ok(text.split(|&b| b == b'\n').map(<[u8]>::to_vec).collect())
 }

@@ -25,6 +25,7 @@ mod config;
 mod find;
 mod grep;
 mod output;
+mod patterns;
 mod sigpipe;
 mod thread_growth;
 

@@ -285,3 +285,130 @@ engines!(basic_regex_with_bytes_that_are_not_utf8, |e| {
         t.parity(e).syntax("-G").stdin(input).args(args).exact().check();
     }
 });
+
+/// The messages of a run's standard error, each without its prefix: the
+/// lines that start with `trawl: ` or `grep: ` (not the pattern and caret
+/// lines under them).
+fn messages(stderr: &[u8]) -> Vec<String> {
+    String::from_utf8_lossy(stderr)
+        .lines()
+        .filter_map(|l| l.strip_prefix("trawl: ").or_else(|| l.strip_prefix("grep: ")))
+        .map(str::to_string)
+        .collect()
+}
+
+// Issue 13 #7: several -e/-f patterns are each checked alone (joined, `[`
+// and `]` made one class), every bad one is reported, and one from a file is
+// named FILE:LINE as grep names it. -G against grep -G word for word; the
+// Perl dialect against grep -P run on each pattern alone (grep -P takes one
+// pattern only).
+engines!(each_pattern_is_checked_alone, |e| {
+    let t = basic();
+    t.file("g", "1\n2[[\n3\n4[[\n");
+    for args in [&["-e", r"a\(.\)", "-e", r"b\1"][..], &["-f", "g"]] {
+        let c = t.parity(e).syntax("-G").stdin("a|b\n1\n").args(args).errors_expected().check();
+        c.trawl.assert_code(2);
+    }
+    // GNU grep joins the patterns with a newline first and reports the
+    // class `[\n]` as "Invalid regular expression"; the issue wants the
+    // first pattern's own error.
+    let c = t
+        .parity(e)
+        .syntax("-G")
+        .stdin("a|b\n")
+        .args(["-e", "[", "-e", "]"])
+        .errors_expected()
+        .worded_differently("grep reports the joined patterns")
+        .check();
+    assert_eq!(messages(&c.trawl.stderr), ["Unmatched [, [^, [:, [., or [="]);
+    for (args, bad) in [
+        (&["-e", "[", "-e", "]"][..], &[("", "[")][..]),
+        (&["-e", "(a", "-e", "b)"], &[("", "(a"), ("", "b)")]),
+        (&["-f", "g", "-e", "x("], &[("g:2: ", "2[["), ("g:4: ", "4[["), ("", "x(")]),
+        (&["-e", "x(", "-f", "g"], &[("", "x("), ("g:2: ", "2[["), ("g:4: ", "4[[")]),
+    ] {
+        let mut cmd = vec![];
+        cmd.extend(crate::util::engine_flags(e));
+        cmd.extend(args);
+        let run = t.trawl().args(&cmd).stdin("a|b\n1\n").run();
+        run.assert_code(2).assert_stdout("");
+        let got = messages(&run.stderr);
+        assert_eq!(got.len(), bad.len(), "{cmd:?}: {}", run.stderr_str());
+        for ((prefix, p), line) in bad.iter().zip(&got) {
+            assert!(line.starts_with(prefix), "{cmd:?}: {line}");
+            if e != crate::util::Engine::Rust {
+                let grep = t.grep().args(["-P", "-e", p]).stdin("").run();
+                let want = messages(&grep.stderr);
+                let (reason, at) = line.split_once(" (at offset ").expect("an offset");
+                assert_eq!(reason, format!("{prefix}{}", want[0]), "{cmd:?}");
+                assert!(at.ends_with(&format!(" in '{p}')")), "{line}");
+            }
+        }
+    }
+});
+
+// Patterns that refer to their own groups keep their meaning beside other
+// patterns (joined, `(b)\1` referred to the first pattern's group).
+engines!(pcre: patterns_keep_their_own_groups, |e| {
+    let t = basic();
+    let args = ["-n", "-e", r"(a)\1", "-e", r"(b)\1", "-e", r"(x)\1?y"];
+    let c = t.parity(e).syntax("-E").stdin("ab\nbb\naa\nxy\nyx\n").args(args).exact().check();
+    c.trawl.assert_code(0);
+});
+
+// Issue 13 #8: a syntax error names the pattern, not the engine: the reason
+// as grep -P gives it (no "PCRE2", no offset inside the -x wrapper), and
+// where in the pattern, on one line; the backtracking limit is grep's
+// message.
+#[test]
+fn errors_speak_of_the_pattern() {
+    let t = basic();
+    for (flags, p, at) in [
+        (&["-x"][..], r"(.)\2", 4),
+        (&["-w"], "a)", 1),
+        (&[], "(?z)", 2),
+        (&["-P", "-x"], "x{2,1}", 5),
+    ] {
+        let run = t.trawl().args(flags).args(["-e", p]).stdin("aa\n").run();
+        run.assert_code(2);
+        let err = run.stderr_str();
+        assert!(!err.contains("PCRE2"), "{err}");
+        let grep = t.grep().args(["-P", "-e", p]).stdin("").run();
+        let want = format!("trawl: {} (at offset {at} in '{p}')\n", messages(&grep.stderr)[0]);
+        assert_eq!(err, want);
+    }
+    t.file("bt.txt", format!("{}b\n", "a".repeat(40)));
+    let c =
+        t.parity(crate::util::Engine::Pcre2).args(["(a|aa)+$", "bt.txt"]).errors_expected().check();
+    c.trawl.assert_code(2);
+    // grep stops at the first such file; trawl goes on with the others.
+    let run = t.trawl().args(["-P", "(a|aa)+$", "bt.txt", "a.txt"]).run();
+    run.assert_code(2).assert_stdout("a.txt:a\n");
+}
+
+// Issue 13 #15: -G collating elements and equivalence classes of one
+// character are that character (the C locale); longer ones are GNU's error.
+engines!(basic_collating_elements_and_equivalence_classes, |e| {
+    let t = basic();
+    let input = "a\n-\n \nb\n]\n[\nc\n^\n\\\nd\n";
+    for p in [
+        "[[.a.]]",
+        "[[=a=]]",
+        "[[.-.]]",
+        "[[.].]]",
+        "[[.[.]]",
+        "[[.a.]-c]",
+        "[a-[.c.]]",
+        "[[.^.]]",
+        "[^[.a.]]",
+        r"[[.\.]]",
+        r"[[=\=]]",
+        "[x[.-.]z]",
+    ] {
+        t.parity(e).syntax("-G").stdin(input).args(["-n", "-e", p]).exact().check();
+    }
+    for p in ["[[.ab.]]", "[[=ab=]]", "[[.space.]]", "[[=].]]", "[c-[.a.]]"] {
+        let c = t.parity(e).syntax("-G").stdin(input).args(["-e", p]).errors_expected().check();
+        c.trawl.assert_code(2);
+    }
+});

@@ -1,0 +1,115 @@
+//! The patterns of a grep run: gathered from `-e`, `-f` and the first
+//! operand in command-line order, each line remembering where it came from,
+//! so that an error can name it as GNU grep does (`FILE:LINE: reason`).
+
+use std::ffi::OsString;
+use std::io::Read;
+use std::os::unix::ffi::OsStrExt;
+
+use clap::ArgMatches;
+use trawl_matcher::BadPattern;
+
+/// Where one pattern line came from.
+enum Origin {
+    /// `-e PATTERN` or the first operand.
+    CommandLine,
+    /// Line `line` (from 1) of a `-f` file.
+    File { name: OsString, line: usize },
+}
+
+/// The pattern lines of a run, in command-line order.
+pub struct Patterns {
+    /// One entry per line (a `-e` value holding newlines gives several).
+    pub lines: Vec<Vec<u8>>,
+    origins: Vec<Origin>,
+}
+
+impl Patterns {
+    /// The patterns of `-e` and `-f` in the order given; None when neither
+    /// was given (the first operand is then the pattern).
+    pub fn from_options(m: &ArgMatches) -> Result<Option<Patterns>, String> {
+        let mut given: Vec<(usize, &OsString, bool)> = Vec::new();
+        for (id, is_file) in [("regexp", false), ("file", true)] {
+            if let (Some(values), Some(indices)) = (m.get_many::<OsString>(id), m.indices_of(id)) {
+                given.extend(indices.zip(values).map(|(i, v)| (i, v, is_file)));
+            }
+        }
+        if given.is_empty() {
+            return Ok(None);
+        }
+        given.sort_by_key(|&(index, ..)| index);
+        let mut patterns = Patterns { lines: Vec::new(), origins: Vec::new() };
+        for (_, value, is_file) in given {
+            if is_file {
+                for (n, line) in read_pattern_file(value)?.into_iter().enumerate() {
+                    patterns.lines.push(line);
+                    patterns.origins.push(Origin::File { name: value.clone(), line: n + 1 });
+                }
+            } else {
+                patterns.push_command_line(value.as_bytes());
+            }
+        }
+        Ok(Some(patterns))
+    }
+
+    /// The first operand as the one pattern.
+    pub fn operand(pattern: &[u8]) -> Patterns {
+        let mut patterns = Patterns { lines: Vec::new(), origins: Vec::new() };
+        patterns.push_command_line(pattern);
+        patterns
+    }
+
+    fn push_command_line(&mut self, pattern: &[u8]) {
+        for line in pattern.split(|&b| b == b'\n') {
+            self.lines.push(line.to_vec());
+            self.origins.push(Origin::CommandLine);
+        }
+    }
+
+    /// The message for patterns that do not compile: one line per pattern,
+    /// `FILE:LINE: reason` for a pattern from a file (as GNU grep), and
+    /// where the engine stopped in the pattern, when that is known. The
+    /// caller prefixes the first line with `trawl: `.
+    pub fn describe(&self, bad: &[BadPattern]) -> String {
+        let mut out = String::new();
+        for (k, b) in bad.iter().enumerate() {
+            if k > 0 {
+                out.push_str("\ntrawl: ");
+            }
+            if let Some(Origin::File { name, line }) = self.origins.get(b.index) {
+                out.push_str(&format!("{}:{line}: ", name.to_string_lossy()));
+            }
+            out.push_str(&b.reason);
+            if let (Some(at), Some(pattern)) = (b.offset, self.lines.get(b.index)) {
+                let mut shown = Vec::new();
+                trawl_diag::escape_controls(&mut shown, pattern);
+                out.push_str(&format!(
+                    " (at offset {at} in '{}')",
+                    String::from_utf8_lossy(&shown)
+                ));
+            }
+        }
+        out
+    }
+}
+
+/// The lines of a pattern file (`-` is standard input). A file holding one
+/// empty line holds the empty pattern; an empty file holds none.
+fn read_pattern_file(f: &OsString) -> Result<Vec<Vec<u8>>, String> {
+    let mut text = Vec::new();
+    let result = if f == "-" {
+        std::io::stdin().read_to_end(&mut text)
+    } else {
+        std::fs::File::open(f).and_then(|mut h| h.read_to_end(&mut text))
+    };
+    result.map_err(|e| format!("{}: {}", f.to_string_lossy(), trawl_diag::io_message(&e)))?;
+    if text.ends_with(b"\n") {
+        text.pop();
+        if text.is_empty() {
+            return Ok(vec![Vec::new()]);
+        }
+    } else if text.is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(text.split(|&b| b == b'\n').map(<[u8]>::to_vec).collect())
+}
