@@ -42,7 +42,7 @@ pub(crate) fn check_alone(
             Ok(_) => return Ok(()),
             Err(e) => (e.offset(), crate::pcre::compile_error(&e)),
         },
-        Checker::Rust => match crate::rust::parse(pattern, false) {
+        Checker::Rust => match crate::rust::parse(pattern, false, crate::LineTerminator::Newline) {
             Ok(_) => return Ok(()),
             Err(e) => e,
         },

@@ -186,6 +186,28 @@ pub enum Syntax {
     Fixed,
 }
 
+/// The byte that ends a line, for the searcher, the matcher and the printer.
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
+pub enum LineTerminator {
+    /// `\n`, grep's default.
+    #[default]
+    Newline,
+    /// NUL (`-z`/`--null-data`): a newline is an ordinary byte inside a
+    /// line, which is then the subject of the pattern as in `grep -z`
+    /// (`^` and `$` anchor at its ends, `(?m)` at newlines within it).
+    Nul,
+}
+
+impl LineTerminator {
+    /// The terminating byte.
+    pub fn byte(self) -> u8 {
+        match self {
+            LineTerminator::Newline => b'\n',
+            LineTerminator::Nul => 0,
+        }
+    }
+}
+
 /// Which engine runs a regular expression.
 #[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
 pub enum Engine {
@@ -207,6 +229,7 @@ pub struct MatcherBuilder {
     smart_case: bool,
     word: bool,
     line: bool,
+    terminator: LineTerminator,
 }
 
 impl MatcherBuilder {
@@ -251,6 +274,12 @@ impl MatcherBuilder {
         self
     }
 
+    /// The byte that ends a line (`-z`: NUL).
+    pub fn terminator(&mut self, terminator: LineTerminator) -> &mut Self {
+        self.terminator = terminator;
+        self
+    }
+
     /// Compiles `patterns`; a line matches when any of them matches. A
     /// pattern that contains newlines counts as one pattern per line (grep).
     ///
@@ -264,7 +293,8 @@ impl MatcherBuilder {
         }
         let ignore_case = self.ignore_case
             || (self.smart_case && !lines.iter().any(|p| pattern_has_uppercase_letter(p)));
-        let opts = Options { ignore_case, word: self.word, line: self.line };
+        let opts =
+            Options { ignore_case, word: self.word, line: self.line, terminator: self.terminator };
         if lines.is_empty() {
             // `-f /dev/null`: no pattern, no match.
             return Ok(AnyMatcher::Fixed(FixedMatcher::new(&[], false)?));
@@ -294,11 +324,13 @@ impl MatcherBuilder {
                     if let Err(reason) = dialect::check_basic(&text) {
                         bad.push(BadPattern { index, offset: None, reason: reason.into() });
                     }
-                    out.push(placeholders_to_escapes(&to_perl(
-                        &text,
-                        Dialect::Basic,
-                        Flavor::Pcre,
-                    )));
+                    let perl =
+                        placeholders_to_escapes(&to_perl(&text, Dialect::Basic, Flavor::Pcre));
+                    // With NUL ending lines, GNU's `.` matches a newline.
+                    out.push(match self.terminator {
+                        LineTerminator::Nul => format!("(?s){perl}"),
+                        LineTerminator::Newline => perl,
+                    });
                 }
                 if !bad.is_empty() {
                     return Err(Error::new(ErrorKind::Patterns(bad)));
@@ -395,6 +427,7 @@ pub(crate) struct Options {
     pub(crate) ignore_case: bool,
     pub(crate) word: bool,
     pub(crate) line: bool,
+    pub(crate) terminator: LineTerminator,
 }
 
 /// The matcher chosen at run time; dispatches to one engine.

@@ -3,7 +3,7 @@
 use pcre2::bytes::{Regex, RegexBuilder};
 
 use crate::tokens::{tokens, Brackets, TokenKind};
-use crate::{Error, ErrorKind, Match, Matcher, Options};
+use crate::{Error, ErrorKind, LineTerminator, Match, Matcher, Options};
 
 /// A pattern compiled by PCRE2 (with JIT where available), in the C locale:
 /// bytes, ASCII classes and case folding, as `LC_ALL=C grep -P`.
@@ -38,6 +38,8 @@ pub(crate) enum Joining {
 struct Part {
     regex: Regex,
     mode: Mode,
+    /// The byte that ends a line.
+    term: u8,
 }
 
 /// How a buffer-wide hit relates to the per-line answer.
@@ -71,14 +73,29 @@ impl PcreMatcher {
 
 impl Part {
     fn new(patterns: &[String], opts: &Options) -> Result<Part, Error> {
-        let mode = patterns.iter().map(|p| classify(p)).max().unwrap_or(Mode::Direct);
-        let joined = if patterns.len() == 1 {
-            patterns[0].clone()
+        // A NUL-ended line is searched alone as the subject, as `grep -Pz`
+        // does: `^` and `$` at its ends (`$` not before a final newline:
+        // grep sets PCRE2_DOLLAR_ENDONLY), `(?m)` anchors at its newlines.
+        let record = opts.terminator == LineTerminator::Nul;
+        let mode = if record {
+            Mode::LineByLine
         } else {
-            patterns.iter().map(|p| format!("(?:{p})")).collect::<Vec<_>>().join("|")
+            patterns.iter().map(|p| classify(p)).max().unwrap_or(Mode::Direct)
+        };
+        let dollar_end_only = |p: &String| if record { dollar_end_only(p) } else { p.clone() };
+        let joined = if patterns.len() == 1 {
+            dollar_end_only(&patterns[0])
+        } else {
+            patterns
+                .iter()
+                .map(|p| format!("(?:{})", dollar_end_only(p)))
+                .collect::<Vec<_>>()
+                .join("|")
         };
         // The same wrappers as GNU grep's pcresearch.c.
-        let full = if opts.line {
+        let full = if opts.line && record {
+            format!("^(?:{joined})\\z")
+        } else if opts.line {
             format!("^(?:{joined})$")
         } else if opts.word {
             format!("(?<!\\w)(?:{joined})(?!\\w)")
@@ -87,14 +104,14 @@ impl Part {
         };
         let regex = RegexBuilder::new()
             .caseless(opts.ignore_case)
-            .multi_line(true)
+            .multi_line(!record)
             .utf(false)
             .ucp(false)
             .jit_if_available(true)
             .max_jit_stack_size(Some(16 << 20))
             .build(&full)
             .map_err(|e| Error::new(ErrorKind::Syntax(compile_error(&e))))?;
-        Ok(Part { regex, mode })
+        Ok(Part { regex, mode, term: opts.terminator.byte() })
     }
 
     fn find_raw(&self, subject: &[u8], at: usize) -> Result<Option<(usize, usize)>, Error> {
@@ -118,9 +135,9 @@ impl Part {
 
     fn find_at(&self, hay: &[u8], mut at: usize) -> Result<Option<Match>, Error> {
         if self.mode == Mode::LineByLine {
-            let mut ls = line_start(hay, at);
+            let mut ls = line_start(hay, at, self.term);
             loop {
-                let le = line_end(hay, ls);
+                let le = line_end(hay, ls, self.term);
                 if let Some(m) = self.find_in_line(hay, ls, le, at.max(ls))? {
                     return Ok(Some(m));
                 }
@@ -133,8 +150,8 @@ impl Part {
         }
         loop {
             let Some((s, e)) = self.find_raw(hay, at)? else { return Ok(None) };
-            let ls = line_start(hay, s);
-            let le = line_end(hay, s);
+            let ls = line_start(hay, s, self.term);
+            let le = line_end(hay, s, self.term);
             if self.mode == Mode::Direct && e <= le {
                 return Ok(Some(Match::new(s, e)));
             }
@@ -180,7 +197,7 @@ impl Matcher for PcreMatcher {
         for part in rest {
             // Only a match that starts earlier can win, and a match never
             // spans lines: the search ends with the best match's line.
-            let limit = best.map_or(hay.len(), |b| line_end(hay, b.start));
+            let limit = best.map_or(hay.len(), |b| line_end(hay, b.start, part.term));
             if let Some(m) = part.find_at(&hay[..limit], at)? {
                 if best.is_none_or(|b| m.start < b.start) {
                     best = Some(m);
@@ -191,12 +208,48 @@ impl Matcher for PcreMatcher {
     }
 }
 
-fn line_start(hay: &[u8], pos: usize) -> usize {
-    memchr::memrchr(b'\n', &hay[..pos]).map_or(0, |i| i + 1)
+fn line_start(hay: &[u8], pos: usize, term: u8) -> usize {
+    memchr::memrchr(term, &hay[..pos]).map_or(0, |i| i + 1)
 }
 
-fn line_end(hay: &[u8], pos: usize) -> usize {
-    memchr::memchr(b'\n', &hay[pos..]).map_or(hay.len(), |i| pos + i)
+fn line_end(hay: &[u8], pos: usize, term: u8) -> usize {
+    memchr::memchr(term, &hay[pos..]).map_or(hay.len(), |i| pos + i)
+}
+
+/// `pattern` with PCRE2_DOLLAR_ENDONLY's meaning, which the crate cannot
+/// set: each `$` outside a class becomes `\z`. A pattern that turns on
+/// multi-line mode, where `$` means before any newline, is left as it is.
+fn dollar_end_only(pattern: &str) -> String {
+    let b = pattern.as_bytes();
+    let toks: Vec<_> = tokens(pattern, Brackets::Perl).collect();
+    let multi_line = toks.iter().any(|t| {
+        matches!(t.kind, TokenKind::Char { c: '(', in_class: false })
+            && b.get(t.at + 1) == Some(&b'?')
+            && b[t.at + 2..]
+                .iter()
+                .take_while(|c| c.is_ascii_alphabetic() || **c == b'-')
+                .any(|c| *c == b'm')
+    });
+    if multi_line {
+        return pattern.to_string();
+    }
+    let mut out = String::with_capacity(pattern.len() + 4);
+    let mut last = 0;
+    let mut quoted = false;
+    for t in toks {
+        match t.kind {
+            TokenKind::Escape(Some('Q')) => quoted = true,
+            TokenKind::Escape(Some('E')) => quoted = false,
+            TokenKind::Char { c: '$', in_class: false } if !quoted => {
+                out.push_str(&pattern[last..t.at]);
+                out.push_str("\\z");
+                last = t.at + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push_str(&pattern[last..]);
+    out
 }
 
 /// Decides how far a buffer-wide search can be trusted for `pattern`; errs
@@ -257,6 +310,14 @@ fn classify(pattern: &str) -> Mode {
 #[cfg(test)]
 mod tests {
     use super::{classify, Mode};
+
+    #[test]
+    fn dollar_means_the_end_of_the_subject() {
+        use super::dollar_end_only;
+        assert_eq!(dollar_end_only(r"a$|b\$[$]"), r"a\z|b\$[$]");
+        assert_eq!(dollar_end_only(r"\Q$\E$"), r"\Q$\E\z");
+        assert_eq!(dollar_end_only(r"(?m)a$"), r"(?m)a$");
+    }
 
     #[test]
     fn classification() {

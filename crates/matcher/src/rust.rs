@@ -14,7 +14,7 @@ use regex_syntax::hir::{self, Class, ClassBytes, ClassBytesRange, Hir, HirKind, 
 
 use crate::fold::{FoldByte, FoldFinder};
 use crate::tokens::{tokens, Brackets, Token, TokenKind};
-use crate::{Error, ErrorKind, LineStream, Match, Matcher, Options};
+use crate::{Error, ErrorKind, LineStream, LineTerminator, Match, Matcher, Options};
 
 /// A pattern compiled by `regex-automata`, searching bytes.
 ///
@@ -31,6 +31,8 @@ pub struct RustMatcher {
     /// The rewritten syntax tree, for the streaming DFA built on first use.
     hir: Hir,
     stream_dfa: OnceLock<Option<DFA>>,
+    /// The byte that ends a line.
+    term: u8,
 }
 
 /// A required inner literal: candidates are found with it, and the regex
@@ -159,10 +161,21 @@ fn good(seq: &Seq) -> Option<Vec<Vec<u8>>> {
 impl RustMatcher {
     /// Compiles Perl-dialect `patterns` (any of them may match).
     pub(crate) fn new(patterns: &[String], opts: &Options) -> Result<RustMatcher, Error> {
+        let term = opts.terminator.byte();
         let mut alternatives = Vec::with_capacity(patterns.len());
         for p in patterns {
-            let hir = parse(p, opts.ignore_case).map_err(|e| Error::new(ErrorKind::Syntax(e.1)))?;
-            alternatives.push(to_line_semantics(hir));
+            let hir = parse(p, opts.ignore_case, opts.terminator)
+                .map_err(|e| Error::new(ErrorKind::Syntax(e.1)))?;
+            if opts.terminator == LineTerminator::Nul
+                && hir.properties().look_set().contains_anchor_line()
+            {
+                // `(?m)^` anchors at a newline inside a NUL-ended line: the
+                // engine has one configurable line terminator, so PCRE2.
+                return Err(Error::new(ErrorKind::Unsupported(
+                    "(?m) anchors with -z need PCRE2".into(),
+                )));
+            }
+            alternatives.push(to_line_semantics(hir, term));
         }
         let mut hir = Hir::alternation(alternatives);
         if opts.line {
@@ -177,10 +190,10 @@ impl RustMatcher {
         let min_len = hir.properties().minimum_len().unwrap_or(usize::MAX);
         let inner = InnerLiterals::find(&hir).or_else(|| InnerLiterals::folded(&hir));
         let regex = meta::Regex::builder()
-            .configure(meta::Config::new().utf8_empty(false))
+            .configure(meta::Config::new().utf8_empty(false).line_terminator(term))
             .build_from_hir(&hir)
             .map_err(|e| Error::new(ErrorKind::Syntax(e.to_string())))?;
-        Ok(RustMatcher { regex, min_len, inner, hir, stream_dfa: OnceLock::new() })
+        Ok(RustMatcher { regex, min_len, inner, hir, stream_dfa: OnceLock::new(), term })
     }
 }
 
@@ -246,8 +259,8 @@ impl Matcher for RustMatcher {
             if let InnerLiterals::Folded { finder, whole: true } = inner {
                 return Ok(Some(Match::new(p, p + finder.len())));
             }
-            let ls = memchr::memrchr(b'\n', &haystack[at..p]).map_or(at, |i| at + i + 1);
-            let le = memchr::memchr(b'\n', &haystack[p..]).map_or(haystack.len(), |i| p + i);
+            let ls = memchr::memrchr(self.term, &haystack[at..p]).map_or(at, |i| at + i + 1);
+            let le = memchr::memchr(self.term, &haystack[p..]).map_or(haystack.len(), |i| p + i);
             let input = Input::new(&haystack[..le]).span(ls..le);
             if let Some(m) = self.regex.find(input) {
                 return Ok(Some(Match::new(m.start(), m.end())));
@@ -268,6 +281,9 @@ impl Matcher for RustMatcher {
     }
 
     fn line_stream(&self) -> Option<Box<dyn LineStream + '_>> {
+        if self.term != b'\n' {
+            return None;
+        }
         let dfa = self
             .stream_dfa
             .get_or_init(|| {
@@ -324,15 +340,18 @@ fn gave_up(e: impl std::fmt::Display) -> Error {
     Error::new(ErrorKind::Match(e.to_string()))
 }
 
-/// One line naming the pattern position, as PCRE2's messages do.
 /// Parses a Perl-dialect pattern as the Rust engine reads it: bytes,
-/// multi-line anchors, no octal escapes. An error gives the offset and the
-/// reason.
-pub(crate) fn parse(pattern: &str, ignore_case: bool) -> Result<Hir, (Option<usize>, String)> {
+/// multi-line anchors (a NUL-ended line is the subject: `^` and `$` are
+/// its ends), no octal escapes. An error gives the offset and the reason.
+pub(crate) fn parse(
+    pattern: &str,
+    ignore_case: bool,
+    terminator: LineTerminator,
+) -> Result<Hir, (Option<usize>, String)> {
     regex_syntax::ParserBuilder::new()
         .unicode(false)
         .utf8(false)
-        .multi_line(true)
+        .multi_line(terminator == LineTerminator::Newline)
         .case_insensitive(ignore_case)
         .octal(false)
         .build()
@@ -349,24 +368,28 @@ fn syntax_error_parts(e: &regex_syntax::Error) -> (Option<usize>, String) {
     }
 }
 
-/// Rewrites a syntax tree so that it never matches `\n` and its text anchors
-/// are line anchors: each line behaves as if it were the whole subject.
-fn to_line_semantics(hir: Hir) -> Hir {
+/// Rewrites a syntax tree so that it never matches the line terminator
+/// `term` and its text anchors are line anchors (the engine is configured
+/// with the same terminator): each line behaves as if it were the whole
+/// subject.
+fn to_line_semantics(hir: Hir, term: u8) -> Hir {
+    let again = |h: Hir| to_line_semantics(h, term);
     match hir.into_kind() {
         HirKind::Empty => Hir::empty(),
         HirKind::Literal(hir::Literal(bytes)) => {
-            if bytes.contains(&b'\n') {
+            if bytes.contains(&term) {
                 Hir::fail()
             } else {
                 Hir::literal(bytes)
             }
         }
         HirKind::Class(Class::Bytes(mut c)) => {
-            c.difference(&ClassBytes::new([ClassBytesRange::new(b'\n', b'\n')]));
+            c.difference(&ClassBytes::new([ClassBytesRange::new(term, term)]));
             Hir::class(Class::Bytes(c))
         }
         HirKind::Class(Class::Unicode(mut c)) => {
-            c.difference(&hir::ClassUnicode::new([hir::ClassUnicodeRange::new('\n', '\n')]));
+            let t = char::from(term);
+            c.difference(&hir::ClassUnicode::new([hir::ClassUnicodeRange::new(t, t)]));
             Hir::class(Class::Unicode(c))
         }
         HirKind::Look(look) => Hir::look(match look {
@@ -375,17 +398,15 @@ fn to_line_semantics(hir: Hir) -> Hir {
             other => other,
         }),
         HirKind::Repetition(mut rep) => {
-            rep.sub = Box::new(to_line_semantics(*rep.sub));
+            rep.sub = Box::new(again(*rep.sub));
             Hir::repetition(rep)
         }
         HirKind::Capture(mut cap) => {
-            cap.sub = Box::new(to_line_semantics(*cap.sub));
+            cap.sub = Box::new(again(*cap.sub));
             Hir::capture(cap)
         }
-        HirKind::Concat(subs) => Hir::concat(subs.into_iter().map(to_line_semantics).collect()),
-        HirKind::Alternation(subs) => {
-            Hir::alternation(subs.into_iter().map(to_line_semantics).collect())
-        }
+        HirKind::Concat(subs) => Hir::concat(subs.into_iter().map(again).collect()),
+        HirKind::Alternation(subs) => Hir::alternation(subs.into_iter().map(again).collect()),
     }
 }
 

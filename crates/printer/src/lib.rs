@@ -97,6 +97,8 @@ pub struct PrinterConfig {
     /// Escape control characters in file names (output is a terminal, where
     /// a name could otherwise move the cursor or change colors).
     pub escape_names: bool,
+    /// What ends a printed line (`-z`: NUL, as the lines read).
+    pub terminator: trawl_matcher::LineTerminator,
 }
 
 /// Where a chunk of output sits in its file's output.
@@ -402,7 +404,8 @@ impl<M: Matcher> FileSink<'_, '_, M> {
 
     fn write_line(&mut self, line: &[u8], info: LineInfo, selected: bool) {
         let c = self.p.config;
-        let body = line.strip_suffix(b"\n").unwrap_or(line);
+        let term = c.terminator.byte();
+        let body = line.strip_suffix(&[term]).unwrap_or(line);
         let sep = if selected { b':' } else { b'-' };
         if c.only_matching {
             // Every match of every printed line, as GNU grep: a selected
@@ -413,7 +416,7 @@ impl<M: Matcher> FileSink<'_, '_, M> {
             while let Some(m) = next_match(self.matcher, body, &mut at) {
                 self.prefix(info, info.offset + m.start as u64, sep);
                 color::paint(&mut self.p.out, c.colors.as_ref(), pick, &body[m.start..m.end]);
-                self.p.out.push(b'\n');
+                self.p.out.push(term);
                 if selected {
                     self.p.stats.matches += 1;
                 }
@@ -449,7 +452,7 @@ impl<M: Matcher> FileSink<'_, '_, M> {
                 }
             }
         }
-        self.p.out.push(b'\n');
+        self.p.out.push(term);
     }
 }
 

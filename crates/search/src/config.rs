@@ -16,6 +16,8 @@ pub enum BinaryMode {
     SkipFile,
 }
 
+pub use trawl_matcher::LineTerminator;
+
 /// How a searcher selects and surrounds lines.
 #[derive(Clone, Debug, Default)]
 pub struct SearcherConfig {
@@ -37,6 +39,8 @@ pub struct SearcherConfig {
     pub max_count: Option<u64>,
     /// Binary file handling.
     pub binary: BinaryMode,
+    /// The byte that ends a line (the matcher must be built for the same).
+    pub terminator: LineTerminator,
     /// Whether the sink needs the text of selected lines. When it does not
     /// (`-c`, `-l`, `-L`, `-q`), a line longer than [`LONG_LINE`] is streamed
     /// through the matcher instead of held in memory.

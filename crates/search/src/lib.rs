@@ -54,7 +54,7 @@ mod scan;
 mod sink;
 
 pub use cancel::Cancel;
-pub use config::{BinaryMode, SearcherConfig, LONG_LINE};
+pub use config::{BinaryMode, LineTerminator, SearcherConfig, LONG_LINE};
 pub use file::{FileHints, MapParts, SearchOutcome, SearchedAs, ShortRead};
 pub use mapped::MmapChoice;
 pub use parallel::{search_file as search_file_parallel, PARALLEL_MIN, PART_SIZE};

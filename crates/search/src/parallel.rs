@@ -260,7 +260,7 @@ impl<M: Matcher> Job<'_, M> {
             let chunk = &mut buf[..(end - from) as usize];
             self.file.read_exact_at(chunk, from)?;
             let mut hay = &chunk[..];
-            while let Some(i) = memrchr(b'\n', hay) {
+            while let Some(i) = memrchr(self.config.terminator.byte(), hay) {
                 found += 1;
                 if found == want {
                     return Ok(from + i as u64 + 1);

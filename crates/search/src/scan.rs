@@ -74,7 +74,7 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
             win: Window { reader, buf, base: 0, len: prefilled, eof: false, bytes: 0, prefilled },
             pos: 0,
             printed: Printed::default(),
-            lines: LineCounter::new(&part),
+            lines: LineCounter::new(&part, config.terminator.byte()),
             binary: Binary::new(&part),
             selected: 0,
             done: false,
@@ -145,7 +145,7 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
             let end = if self.win.eof {
                 self.win.len
             } else {
-                match memrchr(b'\n', &self.win.buf[self.pos..self.win.len]) {
+                match memrchr(self.term(), &self.win.buf[self.pos..self.win.len]) {
                     // A line begun before the part runs past its end: the
                     // part holds no line start.
                     None if self.win.base + (self.pos as u64) < self.part.start
@@ -200,6 +200,11 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
         }
     }
 
+    /// The byte that ends a line.
+    fn term(&self) -> u8 {
+        self.config.terminator.byte()
+    }
+
     /// Searches `pos..end` for selected lines.
     fn search_lines(&mut self, end: usize) -> Flow {
         if self.config.invert {
@@ -216,7 +221,7 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
         let start = self.part.start.saturating_sub(self.win.base);
         if (self.pos as u64) < start {
             let s = (start - 1) as usize;
-            match self.win.buf.get(s..end).and_then(|b| memchr(b'\n', b)) {
+            match self.win.buf.get(s..end).and_then(|b| memchr(self.term(), b)) {
                 Some(i) => self.pos = s + i + 1,
                 None => return Ok(true),
             }
@@ -229,7 +234,7 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
         // only context.
         let clip = match (stop as usize).checked_sub(1) {
             Some(s) if s >= self.pos => {
-                memchr(b'\n', &self.win.buf[s..end]).map_or(end, |i| s + i + 1)
+                memchr(self.term(), &self.win.buf[s..end]).map_or(end, |i| s + i + 1)
             }
             _ => self.pos,
         };
@@ -256,7 +261,7 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
 
     /// The end of the line containing `at` (after its `\n`, or `end`).
     fn next_line(&self, at: usize, end: usize) -> usize {
-        memchr(b'\n', &self.win.buf[at..end]).map_or(end, |i| at + i + 1)
+        memchr(self.term(), &self.win.buf[at..end]).map_or(end, |i| at + i + 1)
     }
 
     /// Searches `pos..end` for matching lines.
@@ -266,10 +271,10 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
             let m = self.matcher.find_at(&self.win.buf[..end], at).map_err(SearchError::Match)?;
             let Some(m) = m else { break };
             // A match at `end` after a newline belongs to a line not read yet.
-            if m.start > end || (m.start == end && self.win.buf[end - 1] == b'\n') {
+            if m.start > end || (m.start == end && self.win.buf[end - 1] == self.term()) {
                 break;
             }
-            let ls = memrchr(b'\n', &self.win.buf[at..m.start]).map_or(at, |i| at + i + 1);
+            let ls = memrchr(self.term(), &self.win.buf[at..m.start]).map_or(at, |i| at + i + 1);
             let next = self.next_line(m.end.max(ls), end);
             if !self.select(ls, next)? {
                 return Ok(false);
@@ -288,8 +293,12 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
         while at < end {
             let m = self.matcher.find_at(&self.win.buf[..end], at).map_err(SearchError::Match)?;
             let (mls, mnext) = match m {
-                Some(m) if m.start < end || (m.start == end && self.win.buf[end - 1] != b'\n') => {
-                    let ls = memrchr(b'\n', &self.win.buf[at..m.start]).map_or(at, |i| at + i + 1);
+                Some(m)
+                    if m.start < end
+                        || (m.start == end && self.win.buf[end - 1] != self.term()) =>
+                {
+                    let ls =
+                        memrchr(self.term(), &self.win.buf[at..m.start]).map_or(at, |i| at + i + 1);
                     (ls, self.next_line(m.end.max(ls), end))
                 }
                 _ => (end, end),

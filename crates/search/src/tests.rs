@@ -164,6 +164,7 @@ fn configs() -> Vec<SearcherConfig> {
                     mmap: MmapChoice::never(),
                     threads: 1,
                     cancel: Cancel::default(),
+                    terminator: crate::LineTerminator::Newline,
                 });
             }
         }

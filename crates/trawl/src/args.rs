@@ -49,6 +49,7 @@ pub fn command() -> Command {
         .arg(num("context").short('C').long("context").value_name("NUM").help("Print NUM lines of context"))
         .arg(Arg::new("color").long("color").visible_alias("colour").value_name("WHEN").num_args(0..=1).require_equals(true).default_missing_value("auto").value_parser(["auto", "always", "never"]).help("Color output: auto (on a terminal), always, never; GREP_COLORS is understood"))
         .arg(flag("null").short('Z').long("null").help("Print NUL after file names"))
+        .arg(flag("null_data").short('z').long("null-data").help("Lines end with NUL, not newline, in input and output (for find -print0 lists); newlines are ordinary bytes"))
         .arg(Arg::new("group_separator").long("group-separator").value_name("SEP").value_parser(clap::value_parser!(OsString)).help("Print SEP between groups of context lines (default --)"))
         .arg(flag("no_group_separator").long("no-group-separator").help("Print nothing between groups of context lines"))
         .arg(Arg::new("label").long("label").value_name("LABEL").value_parser(clap::value_parser!(OsString)).help("Name standard input LABEL in the output"))

@@ -6,7 +6,7 @@ use std::os::unix::ffi::{OsStrExt, OsStringExt};
 
 use clap::ArgMatches;
 use globset::{Candidate, GlobBuilder, GlobMatcher, GlobSet, GlobSetBuilder};
-use trawl_matcher::{AnyMatcher, Engine, MatcherBuilder, Syntax};
+use trawl_matcher::{AnyMatcher, Engine, LineTerminator, MatcherBuilder, Syntax};
 use trawl_printer::{Colors, OutputMode, PrinterConfig};
 use trawl_search::{BinaryMode, Cancel, MmapChoice, SearcherConfig};
 
@@ -187,6 +187,8 @@ impl Config {
         if matchers.iter().filter(|id| flag(id)).count() > 1 {
             return Err("conflicting matchers specified".into());
         }
+        let terminator =
+            if flag("null_data") { LineTerminator::Nul } else { LineTerminator::Newline };
         let mut mb = MatcherBuilder::new();
         let syntax = if flag("fixed") {
             Syntax::Fixed
@@ -206,7 +208,8 @@ impl Config {
             .ignore_case(flag("ignore_case") && !flag("no_ignore_case"))
             .smart_case(flag("smart_case") && !flag("ignore_case"))
             .word(flag("word"))
-            .line(flag("line"));
+            .line(flag("line"))
+            .terminator(terminator);
         let matcher = mb.build(&patterns.lines).map_err(|e| match e.bad_patterns() {
             [] => e.to_string(),
             bad => patterns.describe(bad),
@@ -257,7 +260,8 @@ impl Config {
             }
             c
         });
-        let binary = if flag("text") {
+        // With NUL ending lines, no byte makes a file binary (the C locale).
+        let binary = if flag("text") || terminator == LineTerminator::Nul {
             BinaryMode::Text
         } else if flag("skip_binary") {
             BinaryMode::SkipFile
@@ -291,6 +295,7 @@ impl Config {
             cancel: cancel.clone(),
             max_count: m.get_one::<u64>("max_count").copied(),
             binary,
+            terminator,
         };
 
         // Paths: the operands; with none, stdin when it is not a terminal, else ".".
@@ -358,6 +363,7 @@ impl Config {
             invert,
             context: lines_out && group_breaks && !json,
             null: flag("null"),
+            terminator,
             colors,
             line_buffered: flag("line_buffered"),
             escape_names: stdout_tty,

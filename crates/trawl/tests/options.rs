@@ -507,3 +507,63 @@ engines!(group_separator_label_binary_and_exclude_from, |e| {
         t.parity(e).stdin("a\nx\n").args(opts).exact().check();
     }
 });
+
+// Issue 13 #21: -z/--null-data. Lines end at NUL in input and output, a
+// newline is an ordinary byte inside a line (which is the pattern's
+// subject: `^` and `$` at its ends), no file is binary; -c, -l and -L
+// still end their records with a newline. Every output mode against grep.
+engines!(null_data_ends_lines_at_nul_in_every_output_mode, |e| {
+    let t = Tree::new();
+    t.file("z1", "a\nb\0c\0d\0a\n\0c")
+        .file("z2", "x\0a\0b a\0")
+        .file("z3", "plain\ntext a\n")
+        .file("z4", "");
+    let files = ["z1", "z2", "z3", "z4"];
+    for opts in [
+        &[][..],
+        &["-n"],
+        &["-b"],
+        &["-o"],
+        &["-o", "-b"],
+        &["-v"],
+        &["-c"],
+        &["-l"],
+        &["-L"],
+        &["-q"],
+        &["-A1"],
+        &["-B1", "-n"],
+        &["-C1", "--group-separator=XX"],
+        &["-m1"],
+        &["-m1", "-c"],
+        &["-h"],
+        &["-x"],
+        &["-w"],
+        &["--color=always"],
+        &["-Z", "-l"],
+        &["-c", "-v"],
+    ] {
+        // `\Z` (the end or before a final newline) is PCRE2's alone.
+        let pcre = if e == crate::util::Engine::Rust { "b$" } else { r"b\Z" };
+        for p in ["a", r"a\s", "^c", "a$", pcre, "[^x]+", "a.b"] {
+            let args = [&["-z"][..], opts, &["-e", p], &files].concat();
+            let sep = if opts.iter().any(|o| ["-c", "-l", "-L"].contains(o)) { b'\n' } else { 0 };
+            let sep = if opts.contains(&"-Z") { 0 } else { sep };
+            t.parity(e).trawl_args(["--sort", "path"]).args(&args).records(sep).exact().check();
+        }
+    }
+    // -G: GNU's `.` and bracket expressions match a newline under -z.
+    let backref = if e == crate::util::Engine::Rust { "a.*a" } else { r"\(a\).*\1" };
+    for p in ["a.b", r"a[^x]b", "^b", "a$", backref] {
+        t.parity(e)
+            .syntax("-G")
+            .trawl_args(["--sort", "path"])
+            .args(["-z", "-e", p])
+            .args(files)
+            .records(0)
+            .exact()
+            .check();
+    }
+    // Standard input, and -F.
+    t.parity(e).stdin("a\nb\0c\0").args(["-z", "-n", "c"]).records(0).exact().check();
+    t.parity(e).syntax("-F").stdin("a\nb\0b\0").args(["-z", "-x", "b"]).records(0).exact().check();
+});

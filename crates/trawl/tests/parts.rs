@@ -125,3 +125,22 @@ engines!(huge_file_read_instead_of_mapped, |e| {
         .check();
     t.parity(e).trawl_args(["--no-mmap"]).args(["-c", "needle", "late_nul.bin"]).exact().check();
 });
+engines!(huge_file_with_nul_ended_lines, |e| {
+    // The same lines ended by NUL, with newlines inside them: parts and
+    // line numbers follow the NULs (-z).
+    let t = huge();
+    let data = std::fs::read(t.path().join("huge.txt")).unwrap();
+    let swapped: Vec<u8> = data
+        .iter()
+        .map(|&b| match b {
+            b'\n' => 0,
+            b'z' => b'\n',
+            b => b,
+        })
+        .collect();
+    t.file("nul.txt", &swapped);
+    t.parity(e).args(["-z", "-n", "needle\\d+", "nul.txt"]).records(0).exact().check();
+    t.parity(e).args(["-z", "-c", "needle", "nul.txt"]).exact().check();
+    t.parity(e).args(["-z", "-n", "-C", "2", "needle1\\d", "nul.txt"]).records(0).exact().check();
+    t.parity(e).args(["-z", "-o", "-b", "4\\s+\\d", "nul.txt"]).records(0).exact().check();
+});

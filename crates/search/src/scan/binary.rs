@@ -46,7 +46,8 @@ impl<M: Matcher, S: Sink, R: std::io::Read> Scan<'_, M, S, R> {
                 let at = start + i;
                 self.binary.offset = Some(self.win.base + at as u64);
                 let from = self.pos.min(at);
-                let line = memrchr(b'\n', &self.win.buf[from..at]).map_or(from, |j| from + j + 1);
+                let line =
+                    memrchr(self.term(), &self.win.buf[from..at]).map_or(from, |j| from + j + 1);
                 // A NUL in the first read makes the whole file binary.
                 let first_read = self.config.read_size() as u64;
                 self.binary.line = if self.part.origin + self.win.base + (at as u64) < first_read {

@@ -159,7 +159,7 @@ impl<M: Matcher, S: Sink, R: Read> Scan<'_, M, S, R> {
         let mut keep = self.pos;
         let mut n = self.config.before_context;
         while n > 0 && keep > self.printed.end {
-            keep = memrchr(b'\n', &self.win.buf[self.printed.end..keep - 1])
+            keep = memrchr(self.term(), &self.win.buf[self.printed.end..keep - 1])
                 .map_or(self.printed.end, |i| self.printed.end + i + 1);
             n -= 1;
         }

@@ -36,7 +36,7 @@ impl<M: Matcher, S: Sink, R: std::io::Read> Scan<'_, M, S, R> {
         let mut start = ls;
         let mut n = self.config.before_context;
         while n > 0 && start > self.printed.end {
-            start = memrchr(b'\n', &self.win.buf[self.printed.end..start - 1])
+            start = memrchr(self.term(), &self.win.buf[self.printed.end..start - 1])
                 .map_or(self.printed.end, |i| self.printed.end + i + 1);
             n -= 1;
         }

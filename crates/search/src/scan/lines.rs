@@ -11,13 +11,16 @@ pub(super) struct LineCounter {
     pub(super) number: u64,
     /// Line numbers at the part's start and end, once counted past them.
     pub(super) part_ends: (Option<u64>, Option<u64>),
+    /// The byte that ends a line.
+    term: u8,
 }
 
 impl LineCounter {
     /// Counting from the start of `part`'s reader (line 1 when the part
     /// starts the file).
-    pub(super) fn new(part: &Part) -> Self {
+    pub(super) fn new(part: &Part, term: u8) -> Self {
         LineCounter {
+            term,
             counted_to: 0,
             number: 1,
             part_ends: (if part.start == 0 { Some(1) } else { None }, None),
@@ -36,7 +39,7 @@ impl LineCounter {
                     self.part_ends.1 = self.count_to_edge(buf, base, part.end, at);
                 }
             }
-            self.number += count_newlines(&buf[self.counted_to..at]);
+            self.number += count_terminators(&buf[self.counted_to..at], self.term);
             self.counted_to = at;
         }
     }
@@ -49,7 +52,7 @@ impl LineCounter {
             return None;
         }
         let mid = (edge - base) as usize;
-        self.number += count_newlines(&buf[self.counted_to..mid]);
+        self.number += count_terminators(&buf[self.counted_to..mid], self.term);
         self.counted_to = mid;
         Some(self.number)
     }
@@ -62,5 +65,10 @@ impl LineCounter {
 
 /// Counts `\n` bytes.
 pub fn count_newlines(bytes: &[u8]) -> u64 {
-    memchr::memchr_iter(b'\n', bytes).count() as u64
+    count_terminators(bytes, b'\n')
+}
+
+/// Counts the line terminators `term` in `bytes`.
+fn count_terminators(bytes: &[u8], term: u8) -> u64 {
+    memchr::memchr_iter(term, bytes).count() as u64
 }

@@ -36,7 +36,7 @@ impl<M: Matcher, S: Sink, R: Read> Scan<'_, M, S, R> {
         let mut matched = false;
         let mut from = self.pos;
         loop {
-            let term = memchr(b'\n', &self.win.buf[from..self.win.len]).map(|i| from + i);
+            let term = memchr(self.term(), &self.win.buf[from..self.win.len]).map(|i| from + i);
             let piece_end = term.unwrap_or(self.win.len);
             if !matched {
                 matched =
