@@ -97,6 +97,8 @@ pub struct PrinterConfig {
     /// Escape control characters in file names (output is a terminal, where
     /// a name could otherwise move the cursor or change colors).
     pub escape_names: bool,
+    /// `-T`: a tab between a line's prefix (name, numbers) and its text.
+    pub initial_tab: bool,
     /// What ends a printed line (`-z`: NUL, as the lines read).
     pub terminator: trawl_matcher::LineTerminator,
 }
@@ -388,6 +390,7 @@ impl<M: Matcher> FileSink<'_, '_, M> {
     /// Writes the prefix of a line: name, number, offset.
     fn prefix(&mut self, info: LineInfo, offset: u64, sep: u8) {
         let c = self.p.config;
+        let before = self.p.out.len();
         if self.show_name {
             self.file_name();
             self.sep(sep);
@@ -399,6 +402,9 @@ impl<M: Matcher> FileSink<'_, '_, M> {
         }
         if c.byte_offset {
             self.number_field(offset, Field::Byte, sep);
+        }
+        if c.initial_tab && self.p.out.len() > before {
+            self.p.out.push(b'\t');
         }
     }
 

@@ -48,6 +48,32 @@ pub struct Config {
     pub output_file: Option<(u64, u64)>,
     /// `--search-zip`: compressed files and archives are opened.
     pub extract: Option<trawl_extract::Extractor>,
+    /// `-D`: what is done with devices, FIFOs and sockets.
+    pub devices: Devices,
+    /// `-d`: what is done with directory operands.
+    pub directories: Directories,
+}
+
+/// `-D ACTION`: devices, FIFOs and sockets.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Devices {
+    /// Read those named as operands; skip those met in recursion (grep -r).
+    Operands,
+    /// `-D read`: read them wherever they are met.
+    Read,
+    /// `-D skip`: never read them (standard input is still read).
+    Skip,
+}
+
+/// `-d ACTION`: directory operands.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Directories {
+    /// Search them recursively (trawl's default; `-r`, `-R`).
+    Recurse,
+    /// `-d read`: read as files, which fails ("Is a directory"), as grep.
+    Read,
+    /// `-d skip`: skip them silently.
+    Skip,
 }
 
 /// `--include`, `--exclude` and `--exclude-dir`.
@@ -363,6 +389,7 @@ impl Config {
             invert,
             context: lines_out && group_breaks && !json,
             null: flag("null"),
+            initial_tab: flag("initial_tab"),
             terminator,
             colors,
             line_buffered: flag("line_buffered"),
@@ -393,6 +420,20 @@ impl Config {
             stats: flag("stats"),
             selects_nothing,
             output_file,
+            devices: match m.get_one::<String>("devices").map(String::as_str) {
+                Some("read") => Devices::Read,
+                Some("skip") => Devices::Skip,
+                _ => Devices::Operands,
+            },
+            // -r and -R after -d say recurse again (grep keeps the last).
+            directories: match m.get_one::<String>("directories").map(String::as_str) {
+                Some(_) if last("directories") < last("recursive").max(last("dereference")) => {
+                    Directories::Recurse
+                }
+                Some("read") => Directories::Read,
+                Some("skip") => Directories::Skip,
+                _ => Directories::Recurse,
+            },
             stdin_label: m
                 .get_one::<OsString>("label")
                 .map_or_else(|| b"(standard input)".to_vec(), |l| l.as_bytes().to_vec()),

@@ -8,7 +8,7 @@ use trawl_printer::{Naming, OutputMode, Printer, Stats};
 use trawl_search::{FileHints, MapParts, SearchError, SearchSummary, Searcher, ShortRead};
 use trawl_walk::{Entry, FileType, Visitor, WalkBuilder, WalkError, WalkState};
 
-use crate::config::{Config, Target, Verdict};
+use crate::config::{Config, Devices, Directories, Target, Verdict};
 use crate::output::{Capture, Stdout};
 
 /// State shared by every thread of a run.
@@ -342,6 +342,18 @@ impl Visitor for GrepVisitor<'_> {
         let cfg = self.ctx.cfg;
         let ft = entry.file_type();
         if ft.is_dir() {
+            if entry.is_root() && cfg.directories != Directories::Recurse {
+                // -d read: read(2) says EISDIR, reported as for any file.
+                if cfg.directories == Directories::Read {
+                    match entry.open() {
+                        Ok(dir) => {
+                            self.search(entry.path(), Source::Stream(&dir), Naming::File);
+                        }
+                        Err(e) => self.ctx.report_path(entry.path(), &trawl_diag::io_message(&e)),
+                    }
+                }
+                return WalkState::Skip;
+            }
             if !cfg.filter.dir_ok(entry.path()) {
                 return WalkState::Skip;
             }
@@ -353,8 +365,19 @@ impl Visitor for GrepVisitor<'_> {
             return WalkState::Continue;
         }
         // During recursion only regular files are read (grep -r: devices,
-        // FIFOs and sockets are never opened; symlinks only with -R).
-        if !entry.is_root() && ft != FileType::File {
+        // FIFOs and sockets are never opened unless -D read; symlinks only
+        // with -R). -D skip skips operands too.
+        let device = matches!(
+            ft,
+            FileType::Fifo | FileType::Socket | FileType::CharDevice | FileType::BlockDevice
+        );
+        let wanted = match (entry.is_root(), device) {
+            (_, true) if cfg.devices == Devices::Skip => false,
+            (true, _) => true,
+            (false, true) => cfg.devices == Devices::Read,
+            (false, false) => ft == FileType::File,
+        };
+        if !wanted {
             return WalkState::Continue;
         }
         // With --search-zip, a file --include does not name may still be

@@ -28,6 +28,7 @@ mod output;
 mod patterns;
 mod sigpipe;
 mod thread_growth;
+mod usage;
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -52,12 +53,16 @@ fn main() -> ExitCode {
     }
     let command = args::command();
     let argv = args::preprocess(argv, &command);
-    let matches = match command.try_get_matches_from(argv) {
+    let matches = match command.try_get_matches_from(&argv) {
         Ok(m) => m,
+        Err(e) if e.use_stderr() => {
+            eprintln!("trawl: {}", usage::message(&e, &argv));
+            return ExitCode::from(2);
+        }
         Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
+            // --help and --version.
             let _ = e.print();
-            return ExitCode::from(code);
+            return ExitCode::SUCCESS;
         }
     };
     let cfg = match config::Config::from_matches(&matches, cancel.clone()) {

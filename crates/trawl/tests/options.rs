@@ -567,3 +567,100 @@ engines!(null_data_ends_lines_at_nul_in_every_output_mode, |e| {
     t.parity(e).stdin("a\nb\0c\0").args(["-z", "-n", "c"]).records(0).exact().check();
     t.parity(e).syntax("-F").stdin("a\nb\0b\0").args(["-z", "-x", "b"]).records(0).exact().check();
 });
+
+/// Standard error without the program's name at the start of each line.
+fn unprefixed(stderr: &[u8]) -> String {
+    String::from_utf8_lossy(stderr).replace("trawl", "PROG").replace("grep", "PROG")
+}
+
+// Issue 13 #21: -T puts a tab between a line's prefix and its text (not
+// when there is no prefix, not on -c's counts), in every prefix shape.
+engines!(initial_tab_follows_the_prefix, |e| {
+    let t = Tree::new();
+    t.file("t1", "a\nb\na b\n").file("t2", "b\n");
+    for opts in [
+        &["-T", "a", "t1"][..],
+        &["-T", "-n", "a", "t1"],
+        &["-T", "-H", "-n", "-b", "a", "t1", "t2"],
+        &["-T", "-c", "b", "t1", "t2"],
+        &["-T", "-o", "-b", "b", "t1"],
+        &["-T", "-n", "-C1", "b", "t1", "t2"],
+        &["-T", "-Z", "-H", "a", "t1"],
+        &["--initial-tab", "-h", "-n", "b", "t1", "t2"],
+    ] {
+        t.parity(e).trawl_args(["--sort", "path"]).args(opts).exact().check();
+    }
+});
+
+// Issue 13 #21: -d/--directories for directory operands (grep without -r
+// reads them, which fails: "Is a directory"), the last of -d and -r wins;
+// -D/--devices skips FIFOs and devices named as operands, while standard
+// input is still read.
+#[test]
+fn directories_and_devices_actions() {
+    let t = Tree::new();
+    t.file("f", "a\n").file("d/x", "a\n").fifo("p");
+    for opts in [
+        &["-d", "skip", "a", "f", "d"][..],
+        &["-d", "read", "a", "f", "d"],
+        &["-d", "read", "-c", "a", "f", "d"],
+        &["--directories=skip", "-c", "a", "d"],
+        &["-d", "skip", "-r", "a", "f", "d"],
+        &["-r", "-d", "skip", "a", "f", "d"],
+        &["-d", "recurse", "a", "f", "d"],
+        &["-D", "skip", "a", "f", "p", "/dev/null"],
+        &["--devices=skip", "-c", "a", "/dev/null"],
+    ] {
+        let grep = t.grep().args(opts).env("LC_ALL", "C").run();
+        let trawl = t.trawl().args(["--sort", "path"]).args(opts).run();
+        assert_eq!(trawl.stdout_str(), grep.stdout_str(), "{opts:?}");
+        assert_eq!(unprefixed(&trawl.stderr), unprefixed(&grep.stderr), "{opts:?}");
+        assert_eq!(trawl.code, grep.code, "{opts:?}");
+    }
+    let run = t.trawl().args(["-D", "skip", "a"]).stdin("a\n").run();
+    run.assert_code(0).assert_stdout("a\n");
+    // -D read: a socket met in recursion is opened (and fails, as for grep).
+    let sock = t.path().join("d/s");
+    let _listener = std::os::unix::net::UnixListener::bind(&sock).unwrap();
+    for (opts, code) in [(&["-D", "read"][..], 2), (&[][..], 0)] {
+        let args = [&["-r"][..], opts, &["a", "d"]].concat();
+        let grep = t.grep().args(&args).env("LC_ALL", "C").run();
+        let trawl = t.trawl().args(["--sort", "path"]).args(&args).run();
+        assert_eq!(trawl.stdout_str(), grep.stdout_str(), "{args:?}");
+        assert_eq!(unprefixed(&trawl.stderr), unprefixed(&grep.stderr), "{args:?}");
+        assert_eq!((trawl.code, grep.code), (code, code), "{args:?}");
+    }
+}
+
+// Issue 13 #21: a command line grep refuses is refused in grep's words:
+// one line naming the option, the usage line, where to find help; exit 2.
+#[test]
+fn command_line_mistakes_are_reported_as_grep_does() {
+    let t = Tree::new();
+    t.file("f", "a\n");
+    for args in [
+        &["-k", "a", "f"][..],
+        &["-nk", "a", "f"],
+        &["--foo", "a", "f"],
+        &["--foo=bar", "a", "f"],
+        &["a", "f", "-e"],
+        &["a", "f", "--regexp"],
+        &["--no-filename=3", "a", "f"],
+        &["-m", "x", "a", "f"],
+        &["-A", "x", "a", "f"],
+        &["--context=-1", "a", "f"],
+        &["--binary-files=foo", "a", "f"],
+        &["-D", "foo", "a", "f"],
+    ] {
+        let grep = t.grep().args(args).env("LC_ALL", "C").run();
+        let trawl = t.trawl().args(args).run();
+        assert_eq!(unprefixed(&trawl.stderr), unprefixed(&grep.stderr), "{args:?}");
+        trawl.assert_code(2).assert_stdout("");
+        assert_eq!(grep.code, 2, "{args:?}");
+    }
+    // -d with a wrong action: grep's words, though grep itself exits 1 there.
+    let grep = t.grep().args(["-d", "foo", "a", "f"]).env("LC_ALL", "C").run();
+    let trawl = t.trawl().args(["-d", "foo", "a", "f"]).run();
+    assert_eq!(unprefixed(&trawl.stderr), unprefixed(&grep.stderr));
+    trawl.assert_code(2);
+}
