@@ -78,3 +78,16 @@ pub fn interrupt_children() {
         }
     }
 }
+
+/// Sends SIGKILL to every running `-exec` child, when trawl must end before
+/// it could wait for them. Async-signal-safe.
+pub fn kill_children() {
+    for slot in &PIDS {
+        let pid = slot.load(Ordering::Acquire);
+        if pid > 0 {
+            // SAFETY: kill(2) is async-signal-safe; the pid is a child of ours
+            // that was not waited for yet.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+    }
+}

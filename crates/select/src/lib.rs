@@ -30,7 +30,7 @@ mod timefmt;
 mod turns;
 mod users;
 
-pub use crate::children::interrupt_children;
+pub use crate::children::{interrupt_children, kill_children};
 pub use crate::eval::{Evaluator, Outcome, Output};
 pub use crate::exec::finish_execs;
 pub use crate::parse::{parse, FindCommand, Follow};

@@ -178,7 +178,7 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
     let _ = out.flush();
     failed |= !trawl_select::finish_execs(&cmd);
     if cmd.cancel.is_cancelled() {
-        crate::die_of_interrupt();
+        crate::interrupt::die();
     }
     ExitCode::from(failed as u8)
 }

@@ -24,6 +24,7 @@ mod cache_cmd;
 mod config;
 mod find;
 mod grep;
+mod interrupt;
 mod output;
 mod patterns;
 mod sigpipe;
@@ -42,7 +43,7 @@ fn main() -> ExitCode {
     let start = Instant::now();
     sigpipe::restore();
     let cancel = Cancel::new();
-    install_interrupt_handler(&cancel);
+    interrupt::install(&cancel);
     let mut argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
     if argv.get(1).is_some_and(|a| a == "find") {
         raise_open_file_limit();
@@ -75,6 +76,9 @@ fn main() -> ExitCode {
     if cfg.selects_nothing {
         return ExitCode::from(1);
     }
+    if cfg.printer.colors.is_some() {
+        interrupt::colors_on_output();
+    }
     raise_open_file_limit();
     let out = output::Stdout::new(&cfg);
     let ctx = grep::Context::new(&cfg, &out);
@@ -106,7 +110,7 @@ fn main() -> ExitCode {
             // A line cut short may have left a color on.
             let _ = trawl_printer::Output::write(&out, b"\x1b[0m", Chunk::Continued);
         }
-        die_of_interrupt();
+        interrupt::die();
     }
     let matched = ctx.matched.load(Ordering::Relaxed);
     let error = ctx.error.load(Ordering::Relaxed);
@@ -138,35 +142,6 @@ fn raise_open_file_limit() {
             libc::setrlimit(libc::RLIMIT_NOFILE, &rl);
         }
     }
-}
-
-/// SIGINT (and SIGTERM) cancel the run: every search stops at its next
-/// read, every walker thread at its next entry, `-exec` children are
-/// interrupted and waited for, colors are reset, then trawl dies of SIGINT.
-/// A second signal ends trawl at once (exit status 128 + the signal).
-fn install_interrupt_handler(cancel: &Cancel) {
-    use signal_hook::consts::{SIGINT, SIGTERM};
-    for sig in [SIGINT, SIGTERM] {
-        // Registered first, so it sees the flag as the previous signal left
-        // it: set only from the second signal on.
-        let _ = signal_hook::flag::register_conditional_shutdown(sig, 128 + sig, cancel.flag());
-        let _ = signal_hook::flag::register(sig, cancel.flag());
-        // SAFETY: the action only loads atomics and calls kill(2), both
-        // async-signal-safe; it allocates nothing and takes no lock.
-        let _ = unsafe { signal_hook::low_level::register(sig, trawl_select::interrupt_children) };
-    }
-}
-
-/// Ends the process by SIGINT, as an interrupted program should (the shell
-/// then knows the user stopped it).
-pub(crate) fn die_of_interrupt() -> ! {
-    let _ = std::io::stderr().flush();
-    // SAFETY: restoring the default action and raising the signal.
-    unsafe {
-        libc::signal(libc::SIGINT, libc::SIG_DFL);
-        libc::raise(libc::SIGINT);
-    }
-    std::process::exit(130)
 }
 
 /// Whether standard input is a terminal (then no path means `.`).

@@ -1164,6 +1164,36 @@ fn a_second_sigint_ends_trawl_blocked_opening_a_fifo() {
     }
 }
 
+/// Issue 13 #23: one SIGINT ends trawl while a thread is blocked opening a
+/// FIFO (no cancel reaches it there): after a short grace the signal
+/// handler ends the process, resetting the color a cut line may have left
+/// on, and trawl dies of SIGINT, as grep does at once.
+#[test]
+fn one_sigint_ends_trawl_blocked_opening_a_fifo() {
+    let t = Tree::new();
+    t.fifo("fifo").file("a", "x\n");
+    for args in [
+        &["x", "fifo"][..],
+        &["-r", "-c", "-j", "1", "x", "fifo"],
+        &["--color=always", "x", "a", "fifo"],
+    ] {
+        let mut p = Proc::run(trawl_cmd(t.path(), args));
+        let pid = p.pid();
+        assert!(poll_until(|| opening_a_fifo(pid)), "{}: never blocked opening the FIFO", p.what);
+        // SAFETY: our unreaped child.
+        unsafe { libc::kill(pid, libc::SIGINT) };
+        let Some((status, _)) = p.reap(Instant::now() + HANG) else {
+            p.kill();
+            panic!("{} still running {HANG:?} after one SIGINT", p.what);
+        };
+        let (out, _) = p.outputs();
+        assert_eq!(status.signal(), Some(libc::SIGINT), "{}: ended by {status:?}", p.what);
+        if args[0] == "--color=always" {
+            assert!(out.ends_with(b"\x1b[0m"), "{}: {}", p.what, clip(&out));
+        }
+    }
+}
+
 /// Whether a thread of process `pid` waits in `open` for a FIFO's writer.
 fn opening_a_fifo(pid: libc::pid_t) -> bool {
     let Ok(tasks) = fs::read_dir(format!("/proc/{pid}/task")) else { return false };
