@@ -455,3 +455,69 @@ engines!(line_buffered_streams_stdin_lines, |e| {
     let _ = child.wait();
     assert_eq!(second.as_deref(), Ok("foo two"));
 });
+
+// Issue 13 #24: --gitignore in a subdirectory of a repository honours what
+// git does there: the parents' .gitignore files up to the repository's top,
+// .git/info/exclude and the global excludes file (core.excludesFile,
+// $XDG_CONFIG_HOME/git/ignore by default). Compared with git's own list of
+// the files it does not ignore, from three starting points.
+#[test]
+fn gitignore_above_the_root_is_honoured_as_git_does() {
+    let t = Tree::new();
+    t.file("home/xdg/git/ignore", "globally.txt\n").file(
+        "repo/.gitignore",
+        "ignored.txt\n/sub/top-anchored.txt\n*.log\n!keep.log\ndeep/skipped/\n",
+    );
+    for f in [
+        "ignored.txt",
+        "kept.txt",
+        "excluded.txt",
+        "top-anchored.txt",
+        "globally.txt",
+        "a.log",
+        "keep.log",
+        "deep/ignored.txt",
+        "deep/top-anchored.txt",
+        "deep/kept.txt",
+        "deep/skipped/x.txt",
+    ] {
+        t.file(format!("repo/sub/{f}"), "needle\n");
+    }
+    let home = t.path().join("home");
+    let env = [
+        ("HOME", home.clone()),
+        ("XDG_CONFIG_HOME", home.join("xdg")),
+        ("GIT_CONFIG_NOSYSTEM", "1".into()),
+    ];
+    let git = |dir: &str, args: &[&str]| {
+        let mut c = crate::util::Cmd::new("git", &t.path().join(dir)).args(args);
+        for (k, v) in &env {
+            c = c.env(k, v);
+        }
+        c.run()
+    };
+    git("repo", &["init", "-q"]).assert_code(0);
+    std::fs::write(t.path().join("repo/.git/info/exclude"), "excluded.txt\n").unwrap();
+    for (dir, root) in [("repo", "sub"), ("repo/sub", "."), ("repo/sub/deep", "..")] {
+        let mut c = crate::util::Cmd::new(crate::util::trawl_bin(), &t.path().join(dir)).args([
+            "--gitignore",
+            "-l",
+            "needle",
+            root,
+        ]);
+        for (k, v) in &env {
+            c = c.env(k, v);
+        }
+        let r = c.run();
+        r.assert_code(0).assert_no_stderr();
+        // The same files, however each tool spells their paths.
+        let resolved = |out: String| -> BTreeSet<std::path::PathBuf> {
+            out.lines().map(|l| t.path().join(dir).join(l).canonicalize().unwrap()).collect()
+        };
+        let got = resolved(r.stdout_str());
+        let listed = git(dir, &["ls-files", "--others", "--exclude-standard", "--", root]);
+        let want = resolved(listed.stdout_str());
+        assert!(want.len() >= 3, "{dir}: git lists {want:?}");
+        assert_eq!(got, want, "from {dir}, searching {root}");
+    }
+}

@@ -232,7 +232,10 @@ impl<'w> DirReader<'w> {
         }
         let ignore = if c.ignore_files {
             let mut skipped = Vec::new();
-            let parent_rules = parent.and_then(|p| p.ignore.clone());
+            let parent_rules = match parent {
+                Some(p) => p.ignore.clone(),
+                None => crate::ignore_files::rules_above(&task.path),
+            };
             let stack = IgnoreStack::enter(parent_rules, fd.as_fd(), &task.path, &mut skipped);
             for name in skipped {
                 let mut path = task.path.clone();

@@ -1,4 +1,9 @@
-//! `.gitignore` and `.ignore` files, read relative to each directory's fd.
+//! `.gitignore` and `.ignore` files, read relative to each directory's fd;
+//! those above the walk's root are found by `above`.
+
+mod above;
+
+pub(crate) use above::rules_above;
 
 use std::ffi::OsStr;
 use std::io::Read;
@@ -15,6 +20,18 @@ pub(crate) struct IgnoreStack {
     parent: Option<Arc<IgnoreStack>>,
     /// Most specific first: `.ignore` overrides `.gitignore` in the same directory.
     rules: Vec<Gitignore>,
+    /// How an entry's printed path reaches these rules' roots.
+    anchor: Anchor,
+}
+
+/// Where the rules of a node are rooted.
+pub(crate) enum Anchor {
+    /// At a directory of the walk, named by its printed path.
+    Printed,
+    /// Above the walk's root (parent directories, the repository's
+    /// `info/exclude`, the global excludes file): rooted at absolute paths,
+    /// so an entry's path is made absolute from the root's.
+    Above { root_abs: std::path::PathBuf, root_printed: Vec<u8> },
 }
 
 /// Names of the ignore files, highest precedence first.
@@ -56,8 +73,13 @@ impl IgnoreStack {
         }
         match parent {
             Some(p) if rules.is_empty() => p,
-            parent => Arc::new(IgnoreStack { parent, rules }),
+            parent => Arc::new(IgnoreStack { parent, rules, anchor: Anchor::Printed }),
         }
+    }
+
+    /// Rules from outside the walk, lowest precedence: built by `above`.
+    pub(crate) fn outside(rules: Vec<Gitignore>, anchor: Anchor) -> Option<Arc<IgnoreStack>> {
+        (!rules.is_empty()).then(|| Arc::new(IgnoreStack { parent: None, rules, anchor }))
     }
 
     /// Whether the entry at `path` (named `name`) is ignored.
@@ -70,8 +92,19 @@ impl IgnoreStack {
         } else {
             Path::new(OsStr::from_bytes(path))
         };
+        let mut absolute = None;
         let mut cur = Some(self);
         while let Some(node) = cur {
+            let rel = match &node.anchor {
+                Anchor::Printed => rel,
+                Anchor::Above { root_abs, root_printed } => absolute
+                    .get_or_insert_with(|| {
+                        let below = path.strip_prefix(root_printed.as_slice()).unwrap_or(path);
+                        let below = below.strip_prefix(b"/").unwrap_or(below);
+                        root_abs.join(OsStr::from_bytes(below))
+                    })
+                    .as_path(),
+            };
             for gi in &node.rules {
                 match gi.matched(rel, is_dir) {
                     Match::Ignore(_) => return true,
@@ -86,11 +119,11 @@ impl IgnoreStack {
 }
 
 /// An ignore file that is not a regular file.
-struct NotRegular;
+pub(crate) struct NotRegular;
 
 /// The contents of the ignore file `name` (NUL-terminated) in `dir`; None
 /// when there is none or it cannot be read.
-fn read_at(dir: BorrowedFd<'_>, name: &[u8]) -> Result<Option<Vec<u8>>, NotRegular> {
+pub(crate) fn read_at(dir: BorrowedFd<'_>, name: &[u8]) -> Result<Option<Vec<u8>>, NotRegular> {
     // O_NONBLOCK: opening a FIFO must not wait for a writer.
     // SAFETY: `name` ends with NUL; `dir` is an open directory.
     let fd = unsafe {
