@@ -3,8 +3,8 @@
 //! `.ignore` files of the directories from the repository's top down to
 //! the root's parent, the repository's `.git/info/exclude`, then the
 //! global excludes file (`core.excludesFile`, by default
-//! `$XDG_CONFIG_HOME/git/ignore`). Outside a repository, only the global
-//! file.
+//! `$XDG_CONFIG_HOME/git/ignore`). Outside a repository, none of these
+//! (as git and rg).
 
 use std::ffi::CString;
 use std::os::fd::{AsFd, FromRawFd, OwnedFd};
@@ -39,10 +39,9 @@ pub(crate) fn rules_above(root: &[u8]) -> Option<Arc<IgnoreStack>> {
         if let Some(gi) = rules_from(top, &top.join(".git/info/exclude")) {
             rules.push(gi);
         }
-    }
-    if let Some(global) = ignore::gitignore::gitconfig_excludes_path() {
-        let base = top.clone().unwrap_or_else(|| root_abs.clone());
-        if let Some(gi) = rules_from(&base, &global) {
+        if let Some(gi) =
+            ignore::gitignore::gitconfig_excludes_path().and_then(|g| rules_from(top, &g))
+        {
             rules.push(gi);
         }
     }
