@@ -107,6 +107,9 @@ struct TotalStats {
     bytes_printed: u64,
     matched_lines: u64,
     matches: u64,
+    /// Files whose matched lines were binary: their matches are not in
+    /// `matches`.
+    binary_searches_with_match: u64,
 }
 
 /// Writes one message and its newline.
@@ -171,6 +174,7 @@ pub fn summary(out: &mut Vec<u8>, stats: &super::Stats, elapsed: std::time::Dura
         bytes_printed: stats.bytes_printed,
         matched_lines: stats.matched_lines,
         matches: stats.matches,
+        binary_searches_with_match: stats.binary_files_matched,
     };
     write(out, &Plain::Summary { elapsed_total, stats });
 }

@@ -163,6 +163,9 @@ pub struct Stats {
     pub bytes_searched: u64,
     /// Bytes of output.
     pub bytes_printed: u64,
+    /// Files whose selected lines were in binary data: their lines are
+    /// counted, their matches are not (their text is not handed over).
+    pub binary_files_matched: u64,
 }
 
 impl Stats {
@@ -174,6 +177,7 @@ impl Stats {
         self.files_searched += o.files_searched;
         self.bytes_searched += o.bytes_searched;
         self.bytes_printed += o.bytes_printed;
+        self.binary_files_matched += o.binary_files_matched;
     }
 }
 
@@ -185,15 +189,26 @@ pub struct Printer<'c> {
     out: Vec<u8>,
     /// Totals so far.
     pub stats: Stats,
-    /// Whether collecting statistics costs extra work (JSON, --stats).
-    count_matches: bool,
+    /// What is counted.
+    counting: Counting,
+}
+
+/// What a printer counts.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Counting {
+    /// What the output needs: a file's search may stop early (`-l`, `-q`,
+    /// a binary file's first selected line), matches are not counted.
+    Output,
+    /// A summary follows (`--stats`, `--json`): every selected line of
+    /// every file and every match on them, whatever the output mode.
+    Summary,
 }
 
 impl<'c> Printer<'c> {
     /// A printer writing into its own buffer.
-    pub fn new(config: &'c PrinterConfig, output: &'c dyn Output, count_matches: bool) -> Self {
+    pub fn new(config: &'c PrinterConfig, output: &'c dyn Output, counting: Counting) -> Self {
         let out = Vec::with_capacity(FLUSH_AT * 2);
-        Printer { config, output, out, stats: Stats::default(), count_matches }
+        Printer { config, output, out, stats: Stats::default(), counting }
     }
 
     /// Writes everything held (at the end of a thread's work).
@@ -244,6 +259,7 @@ impl<'c> Printer<'c> {
             holding: false,
             begun: false,
             binary_reported: false,
+            binary_counted: false,
         }
     }
 }
@@ -274,6 +290,8 @@ pub struct FileSink<'p, 'c, M> {
     /// JSON `begin` written.
     begun: bool,
     binary_reported: bool,
+    /// This file is counted in `binary_files_matched`.
+    binary_counted: bool,
 }
 
 impl<M: Matcher> FileSink<'_, '_, M> {
@@ -450,7 +468,7 @@ impl<M: Matcher> FileSink<'_, '_, M> {
             }
             None => {
                 self.p.out.extend_from_slice(body);
-                if self.p.count_matches && selected && !c.invert {
+                if self.p.counting == Counting::Summary && selected && !c.invert {
                     let mut at = 0;
                     while next_match(self.matcher, body, &mut at).is_some() {
                         self.p.stats.matches += 1;
@@ -498,9 +516,21 @@ impl<M: Matcher> Sink for FileSink<'_, '_, M> {
                 self.write_line(line, info, true);
                 self.line_done()
             }
-            OutputMode::Count => Ok(true),
-            OutputMode::FilesWithMatches | OutputMode::FilesWithoutMatch | OutputMode::Quiet => {
-                Ok(false)
+            OutputMode::Count
+            | OutputMode::FilesWithMatches
+            | OutputMode::FilesWithoutMatch
+            | OutputMode::Quiet => {
+                let summary = self.p.counting == Counting::Summary;
+                if summary && !self.p.config.invert {
+                    let mut at = 0;
+                    let body =
+                        line.strip_suffix(&[self.p.config.terminator.byte()]).unwrap_or(line);
+                    while next_match(self.matcher, body, &mut at).is_some() {
+                        self.p.stats.matches += 1;
+                    }
+                }
+                // Only a count needs the rest of the file, or a summary.
+                Ok(summary || self.p.config.mode == OutputMode::Count)
             }
             OutputMode::Json => {
                 if !self.begun {
@@ -550,6 +580,12 @@ impl<M: Matcher> Sink for FileSink<'_, '_, M> {
 
     fn binary_matched(&mut self, _info: LineInfo) -> io::Result<bool> {
         self.selected += 1;
+        if !self.binary_counted {
+            self.binary_counted = true;
+            self.p.stats.binary_files_matched += 1;
+        }
+        // A summary counts every selected line; the output needs only the first.
+        let summary = self.p.counting == Counting::Summary;
         match self.p.config.mode {
             OutputMode::Count => Ok(true),
             OutputMode::Lines | OutputMode::Json if !self.binary_reported => {
@@ -562,9 +598,9 @@ impl<M: Matcher> Sink for FileSink<'_, '_, M> {
                     json::begin(&mut self.p.out, self.path);
                     self.begun = true;
                 }
-                Ok(false)
+                Ok(summary)
             }
-            _ => Ok(false),
+            _ => Ok(summary),
         }
     }
 }

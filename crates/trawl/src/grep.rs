@@ -4,7 +4,7 @@ use std::fs::File;
 use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use trawl_printer::{Naming, OutputMode, Printer, Stats};
+use trawl_printer::{Counting, Naming, OutputMode, Printer, Stats};
 use trawl_search::{FileHints, MapParts, SearchError, SearchSummary, Searcher, ShortRead};
 use trawl_walk::{Entry, FileType, Visitor, WalkBuilder, WalkError, WalkState};
 
@@ -140,6 +140,15 @@ pub fn run(ctx: &Context<'_>) -> Stats {
     stats
 }
 
+/// What the printers count: everything when a summary ends the run.
+fn counting(cfg: &Config) -> Counting {
+    if cfg.stats || cfg.printer.mode == OutputMode::Json {
+        Counting::Summary
+    } else {
+        Counting::Output
+    }
+}
+
 /// Runs the walk on `-j` threads, or from one per CPU growing when the disk
 /// is read (no `-j`).
 fn run_walk<V: Visitor>(
@@ -252,7 +261,7 @@ impl<'a> GrepVisitor<'a> {
         GrepVisitor {
             ctx,
             searcher: Searcher::new(cfg.searcher.clone()),
-            printer: Printer::new(&cfg.printer, output, cfg.stats),
+            printer: Printer::new(&cfg.printer, output, counting(cfg)),
             last: SearchSummary::default(),
         }
     }
@@ -321,7 +330,8 @@ impl<'a> GrepVisitor<'a> {
         }
         if matched {
             self.ctx.matched.store(true, Ordering::Relaxed);
-            if cfg.printer.mode == OutputMode::Quiet {
+            // -q stops at the first match, unless a summary counts them all.
+            if cfg.printer.mode == OutputMode::Quiet && counting(cfg) == Counting::Output {
                 self.ctx.quit.store(true, Ordering::Relaxed);
                 return WalkState::Quit;
             }

@@ -91,8 +91,12 @@ fn main() -> ExitCode {
         } else {
             text.extend_from_slice(
                 format!(
-                    "\n{} matches\n{} matched lines\n{} files contained matches\n{} files searched\n{} bytes printed\n{} bytes searched\n{:.6} seconds\n",
+                    "\n{} matches{}\n{} matched lines\n{} files contained matches\n{} files searched\n{} bytes printed\n{} bytes searched\n{:.6} seconds\n",
                     stats.matches,
+                    match stats.binary_files_matched {
+                        0 => String::new(),
+                        n => format!(" (not counting those in {n} binary files)"),
+                    },
                     stats.matched_lines,
                     stats.files_matched,
                     stats.files_searched,

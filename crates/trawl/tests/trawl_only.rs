@@ -242,6 +242,60 @@ engines!(stats_without_a_match, |e| {
     );
 });
 
+/// The number before `label` in a --stats block ("14 matches").
+fn stat(out: &str, label: &str) -> u64 {
+    let line =
+        out.lines().find(|l| l.split_once(' ').is_some_and(|(_, rest)| rest.starts_with(label)));
+    let line = line.unwrap_or_else(|| panic!("no `{label}` in {out}"));
+    line.split(' ').next().unwrap().parse().unwrap()
+}
+
+// Issue 13 #25: the statistics mean the same in every output mode: with
+// --stats (or --json), -l, -L, -q and -c go on counting every selected line
+// and every match on them; the counts are grep's (the sum of -c, the lines
+// of -o, the names of -l). A binary file's matched lines are counted, its
+// matches are not, and the summary says so.
+engines!(statistics_mean_the_same_in_every_output_mode, |e| {
+    let t = Tree::new();
+    t.file("a.txt", "fn a() { fn b() }\nnothing\nfn c\n")
+        .file("b.txt", "no\n")
+        .file("c/d.txt", "fn fn fn\nfnx\n");
+    let grep = |args: &[&str]| t.grep().args(["-r", "-P"]).args(args).run().stdout_str();
+    let lines: u64 = grep(&["-c", "fn ", "."])
+        .lines()
+        .map(|l| l.rsplit(':').next().unwrap().parse::<u64>().unwrap())
+        .sum();
+    let matches = grep(&["-o", "fn ", "."]).lines().count() as u64;
+    let files = grep(&["-l", "fn ", "."]).lines().count() as u64;
+    assert_eq!((lines, matches, files), (3, 5, 2));
+    for mode in [&[][..], &["-l"], &["-L"], &["-q"], &["-c"], &["-o"], &["-n", "-C1"]] {
+        let r = trawl(&t, e, &[&["--stats"], mode, &["fn ", "."]].concat());
+        let out = r.stdout_str();
+        assert_eq!(stat(&out, "matches"), matches, "{mode:?}: {out}");
+        assert_eq!(stat(&out, "matched lines"), lines, "{mode:?}: {out}");
+        assert_eq!(stat(&out, "files contained"), files, "{mode:?}: {out}");
+        assert!(!out.contains("binary"), "{out}");
+    }
+    // A binary file: its two matched lines count, its matches do not.
+    t.file("bin.dat", "fn one\n\0\nfn two fn\n");
+    for mode in [&[][..], &["-l"], &["-c"]] {
+        let r = trawl(&t, e, &[&["--stats"], mode, &["fn ", "."]].concat());
+        let out = r.stdout_str();
+        assert_eq!(stat(&out, "matched lines"), lines + 2, "{mode:?}: {out}");
+        assert_eq!(stat(&out, "files contained"), files + 1, "{mode:?}: {out}");
+        assert!(
+            out.contains(&format!("\n{matches} matches (not counting those in 1 binary files)\n")),
+            "{out}"
+        );
+    }
+    let r = trawl(&t, e, &["--json", "fn ", "bin.dat", "a.txt"]);
+    let m = parse_lines(&r.stdout);
+    let last = m.last().unwrap();
+    assert_eq!(last.u64_at(&["data", "stats", "matched_lines"]), Some(4), "{last:?}");
+    assert_eq!(last.u64_at(&["data", "stats", "matches"]), Some(3), "{last:?}");
+    assert_eq!(last.u64_at(&["data", "stats", "binary_searches_with_match"]), Some(1), "{last:?}");
+});
+
 // --sort path: depth-first, entries by name bytes.
 fn sort_tree() -> Tree {
     let t = Tree::new();
