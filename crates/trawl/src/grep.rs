@@ -2,7 +2,7 @@
 
 use std::fs::File;
 use std::io::{self, Read, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use trawl_printer::{Counting, Naming, OutputMode, Printer, Stats};
 use trawl_search::{FileHints, MapParts, SearchError, SearchSummary, Searcher, ShortRead};
@@ -23,6 +23,9 @@ pub struct Context<'a> {
     pub quit: AtomicBool,
     /// Writing standard output failed (reported once).
     write_failed: AtomicBool,
+    /// Files and archive members whose text could not be extracted (each
+    /// reported as met; counted for the end of the run).
+    pub extraction_failures: AtomicU64,
 }
 
 impl<'a> Context<'a> {
@@ -34,6 +37,7 @@ impl<'a> Context<'a> {
             error: AtomicBool::new(false),
             quit: AtomicBool::new(false),
             write_failed: AtomicBool::new(false),
+            extraction_failures: AtomicU64::new(0),
         }
     }
 
@@ -248,6 +252,9 @@ struct GrepVisitor<'a> {
     printer: Printer<'a>,
     /// The summary of the last search.
     last: SearchSummary,
+    /// The last search failed to read its input (for an extracted stream:
+    /// its text could not be extracted).
+    last_read_failed: bool,
 }
 
 impl<'a> GrepVisitor<'a> {
@@ -263,6 +270,7 @@ impl<'a> GrepVisitor<'a> {
             searcher: Searcher::new(cfg.searcher.clone()),
             printer: Printer::new(&cfg.printer, output, counting(cfg)),
             last: SearchSummary::default(),
+            last_read_failed: false,
         }
     }
 
@@ -300,6 +308,7 @@ impl<'a> GrepVisitor<'a> {
             Source::File(f, hints) => self.searcher.search_file(matcher, f, hints, &mut sink),
             Source::Stream(r) => self.searcher.search_stream(matcher, r, None, &mut sink),
         };
+        self.last_read_failed = matches!(result, Err(SearchError::Io(_)));
         let summary = {
             match result {
                 Ok(outcome) => outcome.summary,
@@ -486,13 +495,24 @@ impl trawl_extract::Visit for Members<'_, '_> {
             trawl_extract::Origin::Member(path) if filter.file_ok(path) => Naming::Member,
             trawl_extract::Origin::Member(_) => return trawl_extract::Flow::Continue,
         };
-        match self.grep.search(name, Source::Stream(data), naming) {
+        let state = self.grep.search(name, Source::Stream(data), naming);
+        if self.grep.last_read_failed {
+            self.grep.ctx.extraction_failures.fetch_add(1, Ordering::Relaxed);
+        }
+        match state {
             WalkState::Quit => trawl_extract::Flow::Stop,
             _ => trawl_extract::Flow::Continue,
         }
     }
 
     fn error(&mut self, name: &[u8], err: &io::Error) {
+        self.grep.ctx.extraction_failures.fetch_add(1, Ordering::Relaxed);
+        self.grep.ctx.report_path(name, &trawl_diag::io_message(err));
+    }
+
+    /// Passed over on purpose (an encrypted member): reported, not counted
+    /// as a failed extraction.
+    fn note(&mut self, name: &[u8], err: &io::Error) {
         self.grep.ctx.report_path(name, &trawl_diag::io_message(err));
     }
 

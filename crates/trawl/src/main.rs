@@ -83,6 +83,11 @@ fn main() -> ExitCode {
     let out = output::Stdout::new(&cfg);
     let ctx = grep::Context::new(&cfg, &out);
     let stats: Stats = grep::run(&ctx);
+    let failures = ctx.extraction_failures.load(Ordering::Relaxed);
+    if failures > 0 && !cfg.no_messages && !cancel.is_cancelled() {
+        let what = if failures == 1 { "file or member" } else { "files or members" };
+        eprintln!("trawl: text not extracted from {failures} {what} (each named above)");
+    }
     if cfg.stats || cfg.printer.mode == OutputMode::Json {
         let mut text = Vec::new();
         let elapsed = start.elapsed();

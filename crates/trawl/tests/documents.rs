@@ -152,10 +152,19 @@ fn a_damaged_pdf_is_reported_and_the_search_goes_on() {
         .run();
     got.assert_code(2).assert_stdout("good.pdf\n");
     let mut errs: Vec<String> = got.stderr_str().lines().map(str::to_string).collect();
+    // The count of failed extractions ends the run.
+    let last = errs.pop();
+    assert_eq!(
+        last.as_deref(),
+        Some("trawl: text not extracted from 2 files or members (each named above)")
+    );
     errs.sort();
     assert_eq!(errs.len(), 2, "{errs:?}");
     assert!(errs[0].starts_with("trawl: cut.pdf: damaged"), "{errs:?}");
     assert!(errs[1].starts_with("trawl: random.pdf: damaged"), "{errs:?}");
+    // -s: no messages, the exit status still tells.
+    let quiet = t.trawl().args(["--docs", "-s", "-l", "Dijkstra", "cut.pdf", "good.pdf"]).run();
+    quiet.assert_code(2).assert_stdout("good.pdf\n").assert_no_stderr();
 }
 
 #[test]
@@ -170,7 +179,10 @@ fn an_extractor_killed_from_outside_is_reported_and_the_search_goes_on() {
         .args(["--docs", "--sort", "path", "Dijkstra", "a.pdf", "b.txt"])
         .run();
     got.assert_code(2).assert_stdout("b.txt:Dijkstra in text\n");
-    assert_eq!(got.stderr_str(), "trawl: a.pdf: pdftotext was killed by signal 9\n");
+    assert_eq!(
+        got.stderr_str(),
+        "trawl: a.pdf: pdftotext was killed by signal 9\ntrawl: text not extracted from 1 file or member (each named above)\n"
+    );
 }
 
 #[test]
@@ -184,7 +196,10 @@ fn a_hanging_extractor_is_killed_at_its_timeout_and_reaped() {
         .args(["--docs", "--extract-timeout", "1", "Dijkstra", "a.pdf"])
         .run();
     got.assert_code(2).assert_stdout("");
-    assert_eq!(got.stderr_str(), "trawl: a.pdf: pdftotext ran longer than 1 s; killed\n");
+    assert_eq!(
+        got.stderr_str(),
+        "trawl: a.pdf: pdftotext ran longer than 1 s; killed\ntrawl: text not extracted from 1 file or member (each named above)\n"
+    );
 }
 
 #[test]
@@ -202,8 +217,12 @@ fn a_missing_extractor_is_reported_once_and_pdfs_are_searched_as_bytes() {
         .run();
     got.assert_code(2).assert_stdout("a.pdf:1\nb.pdf:1\n");
     let err = got.stderr_str();
-    assert_eq!(err.lines().count(), 1, "{err}");
+    assert_eq!(err.lines().count(), 2, "{err}");
     assert!(err.starts_with("trawl: a.pdf: cannot run pdftotext (poppler-utils): "), "{err}");
+    assert!(
+        err.ends_with("\ntrawl: text not extracted from 1 file or member (each named above)\n"),
+        "{err}"
+    );
 }
 
 /// Zombie children of `pid` (state Z) now.
