@@ -93,6 +93,13 @@ pub trait Visit {
     /// A stream to search, named `outer{member}...`.
     fn text(&mut self, name: &[u8], data: &mut dyn Read, origin: Origin<'_>) -> Flow;
 
+    /// A document's text whose pages each start with a form feed (PDF
+    /// text from pdftotext), so a match can say its page. By default, as
+    /// [`Visit::text`].
+    fn pages(&mut self, name: &[u8], data: &mut dyn Read, origin: Origin<'_>) -> Flow {
+        self.text(name, data, origin)
+    }
+
     /// Part of a source could not be read; the visit goes on where it can.
     fn error(&mut self, name: &[u8], err: &io::Error);
 

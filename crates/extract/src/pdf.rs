@@ -138,7 +138,7 @@ impl Extractor {
         if !aliases.is_empty() {
             let _ = cache.put(key, aliases, &entry);
         }
-        let flow = visit.text(name, &mut entry.text(), origin);
+        let flow = visit.pages(name, &mut entry.text(), origin);
         if let Some(failure) = entry.failure {
             visit.error(name, &io::Error::new(io::ErrorKind::InvalidData, failure));
         }
@@ -157,7 +157,7 @@ pub(crate) fn recorded(
     visit: &mut dyn Visit,
 ) -> Flow {
     let mut tee = Tee { inner: r, recorder, eof: false };
-    let flow = visit.text(name, &mut tee, origin);
+    let flow = visit.pages(name, &mut tee, origin);
     if flow == Flow::Continue && !tee.eof {
         let _ = io::copy(&mut tee, &mut io::sink());
     }

@@ -46,6 +46,9 @@ type Plain<'a> = Message<'a, ()>;
 #[derive(Serialize)]
 struct LineMessage<'a, S> {
     path: Data<'a>,
+    /// The page of a document's line (PDF text).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    page: Option<u64>,
     lines: Data<'a>,
     line_number: Option<u64>,
     absolute_offset: u64,
@@ -122,15 +125,23 @@ pub(crate) fn begin(out: &mut Vec<u8>, path: &[u8]) {
     write(out, &Plain::Begin { path: Data::of(path) });
 }
 
+/// Where a line is: its stream's name, its page in a document, its offset
+/// and number.
+pub(crate) struct Place<'a> {
+    pub(crate) path: &'a [u8],
+    pub(crate) page: Option<u64>,
+    pub(crate) info: LineInfo,
+}
+
 /// Writes a match or context message; returns the number of submatches.
 pub(crate) fn line<M: Matcher>(
     out: &mut Vec<u8>,
-    path: &[u8],
+    place: Place<'_>,
     line: &[u8],
-    info: LineInfo,
     matcher: Option<&M>,
     with_submatches: bool,
 ) -> u64 {
+    let Place { path, page, info } = place;
     let submatches = Submatches {
         matcher: matcher.filter(|_| with_submatches),
         body: line.strip_suffix(b"\n").unwrap_or(line),
@@ -138,6 +149,7 @@ pub(crate) fn line<M: Matcher>(
     };
     let message = LineMessage {
         path: Data::of(path),
+        page,
         lines: Data::of(line),
         line_number: info.line_number,
         absolute_offset: info.offset,

@@ -10,6 +10,7 @@
 
 mod color;
 mod json;
+mod pages;
 
 pub use crate::json::summary as json_summary;
 
@@ -19,6 +20,7 @@ use trawl_matcher::Matcher;
 use trawl_search::{ContextKind, LineInfo, SearchSummary, Sink};
 
 pub use crate::color::Colors;
+pub use crate::pages::{PageBreaks, PageReader};
 
 /// What is printed for each file.
 #[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
@@ -260,6 +262,8 @@ impl<'c> Printer<'c> {
             begun: false,
             binary_reported: false,
             binary_counted: false,
+            pages: None,
+            page: None,
         }
     }
 }
@@ -292,9 +296,21 @@ pub struct FileSink<'p, 'c, M> {
     binary_reported: bool,
     /// This file is counted in `binary_files_matched`.
     binary_counted: bool,
+    /// The stream is a document's text in pages: lines name their page.
+    pages: Option<&'p PageBreaks>,
+    /// The page of the line being written.
+    page: Option<u64>,
 }
 
-impl<M: Matcher> FileSink<'_, '_, M> {
+impl<'p, M: Matcher> FileSink<'p, '_, M> {
+    /// The stream is a document's text whose pages `pages` records: each
+    /// line is named `PATH#page=N` (the page a PDF viewer opens with that
+    /// fragment), and JSON lines carry `page`.
+    pub fn with_pages(mut self, pages: &'p PageBreaks) -> Self {
+        self.pages = Some(pages);
+        self
+    }
+
     /// Writes what depends on the whole file, and hands the output on when
     /// due; returns whether a line was selected, and the result of writing.
     pub fn finish(mut self, summary: &SearchSummary) -> (bool, io::Result<()>) {
@@ -411,6 +427,10 @@ impl<M: Matcher> FileSink<'_, '_, M> {
         let before = self.p.out.len();
         if self.show_name {
             self.file_name();
+            if let Some(page) = self.page {
+                let text = format!("#page={page}");
+                color::paint(&mut self.p.out, c.colors.as_ref(), |c| &c.file_name, text.as_bytes());
+            }
             self.sep(sep);
         }
         if c.line_number {
@@ -428,6 +448,7 @@ impl<M: Matcher> FileSink<'_, '_, M> {
 
     fn write_line(&mut self, line: &[u8], info: LineInfo, selected: bool) {
         let c = self.p.config;
+        self.page = self.pages.map(|p| p.page_of(info.offset, line));
         let term = c.terminator.byte();
         let body = line.strip_suffix(&[term]).unwrap_or(line);
         let sep = if selected { b':' } else { b'-' };
@@ -537,11 +558,11 @@ impl<M: Matcher> Sink for FileSink<'_, '_, M> {
                     json::begin(&mut self.p.out, self.path);
                     self.begun = true;
                 }
+                let page = self.pages.map(|p| p.page_of(info.offset, line));
                 let n = json::line(
                     &mut self.p.out,
-                    self.path,
+                    json::Place { path: self.path, page, info },
                     line,
-                    info,
                     Some(self.matcher),
                     !self.p.config.invert,
                 );
@@ -562,7 +583,9 @@ impl<M: Matcher> Sink for FileSink<'_, '_, M> {
                     json::begin(&mut self.p.out, self.path);
                     self.begun = true;
                 }
-                json::line(&mut self.p.out, self.path, line, info, None::<&M>, false);
+                let page = self.pages.map(|p| p.page_of(info.offset, line));
+                let place = json::Place { path: self.path, page, info };
+                json::line(&mut self.p.out, place, line, None::<&M>, false);
                 return self.line_done();
             }
             _ => {}

@@ -4,7 +4,7 @@ use std::fs::File;
 use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use trawl_printer::{Counting, Naming, OutputMode, Printer, Stats};
+use trawl_printer::{Counting, Naming, OutputMode, PageBreaks, PageReader, Printer, Stats};
 use trawl_search::{FileHints, MapParts, SearchError, SearchSummary, Searcher, ShortRead};
 use trawl_walk::{Entry, FileType, Visitor, WalkBuilder, WalkError, WalkState};
 
@@ -301,9 +301,24 @@ impl<'a> GrepVisitor<'a> {
     /// Searches one source (a regular file, with what the walk knows of
     /// it, or any other stream); returns Quit when the run should stop.
     fn search<R: Read>(&mut self, path: &[u8], source: Source<'_, R>, naming: Naming) -> WalkState {
+        self.search_with(path, source, naming, None)
+    }
+
+    /// Searches one source; `pages` records a document's page breaks as
+    /// the source is read (the source reads through a PageReader).
+    fn search_with<R: Read>(
+        &mut self,
+        path: &[u8],
+        source: Source<'_, R>,
+        naming: Naming,
+        pages: Option<&PageBreaks>,
+    ) -> WalkState {
         let cfg = self.ctx.cfg;
         let matcher = &cfg.matcher;
         let mut sink = self.printer.sink_for(path, matcher, naming);
+        if let Some(pages) = pages {
+            sink = sink.with_pages(pages);
+        }
         let result = match source {
             Source::File(f, hints) => self.searcher.search_file(matcher, f, hints, &mut sink),
             Source::Stream(r) => self.searcher.search_stream(matcher, r, None, &mut sink),
@@ -483,26 +498,16 @@ impl trawl_extract::Visit for Members<'_, '_> {
         data: &mut dyn Read,
         origin: trawl_extract::Origin<'_>,
     ) -> trawl_extract::Flow {
-        let filter = &self.grep.ctx.cfg.filter;
-        let naming = match origin {
-            trawl_extract::Origin::Whole if self.outer_included => Naming::File,
-            // `--include='*.c'` names `x.c.gz`: the name without its
-            // compression suffix.
-            trawl_extract::Origin::Whole if filter.file_ok(strip_codec_suffix(name)) => {
-                Naming::File
-            }
-            trawl_extract::Origin::Whole => return trawl_extract::Flow::Continue,
-            trawl_extract::Origin::Member(path) if filter.file_ok(path) => Naming::Member,
-            trawl_extract::Origin::Member(_) => return trawl_extract::Flow::Continue,
-        };
-        let state = self.grep.search(name, Source::Stream(data), naming);
-        if self.grep.last_read_failed {
-            self.grep.ctx.extraction_failures.fetch_add(1, Ordering::Relaxed);
-        }
-        match state {
-            WalkState::Quit => trawl_extract::Flow::Stop,
-            _ => trawl_extract::Flow::Continue,
-        }
+        self.stream(name, data, origin, Layout::Lines)
+    }
+
+    fn pages(
+        &mut self,
+        name: &[u8],
+        data: &mut dyn Read,
+        origin: trawl_extract::Origin<'_>,
+    ) -> trawl_extract::Flow {
+        self.stream(name, data, origin, Layout::Pages)
     }
 
     fn error(&mut self, name: &[u8], err: &io::Error) {
@@ -521,6 +526,53 @@ impl trawl_extract::Visit for Members<'_, '_> {
         msg.extend_from_slice(b": ");
         msg.extend_from_slice(err.to_string().as_bytes());
         self.grep.ctx.report(&msg, false);
+    }
+}
+
+/// Whether a stream's lines are grouped in pages.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+enum Layout {
+    Lines,
+    /// A document's text, each page after the first starting with a form feed.
+    Pages,
+}
+
+impl Members<'_, '_> {
+    /// Searches one extracted stream, if `--include`/`--exclude` let it.
+    fn stream(
+        &mut self,
+        name: &[u8],
+        data: &mut dyn Read,
+        origin: trawl_extract::Origin<'_>,
+        layout: Layout,
+    ) -> trawl_extract::Flow {
+        let filter = &self.grep.ctx.cfg.filter;
+        let naming = match origin {
+            trawl_extract::Origin::Whole if self.outer_included => Naming::File,
+            // `--include='*.c'` names `x.c.gz`: the name without its
+            // compression suffix.
+            trawl_extract::Origin::Whole if filter.file_ok(strip_codec_suffix(name)) => {
+                Naming::File
+            }
+            trawl_extract::Origin::Whole => return trawl_extract::Flow::Continue,
+            trawl_extract::Origin::Member(path) if filter.file_ok(path) => Naming::Member,
+            trawl_extract::Origin::Member(_) => return trawl_extract::Flow::Continue,
+        };
+        let state = match layout {
+            Layout::Lines => self.grep.search(name, Source::Stream(data), naming),
+            Layout::Pages => {
+                let breaks = PageBreaks::new();
+                let paged = PageReader::new(data, &breaks);
+                self.grep.search_with(name, Source::Stream(paged), naming, Some(&breaks))
+            }
+        };
+        if self.grep.last_read_failed {
+            self.grep.ctx.extraction_failures.fetch_add(1, Ordering::Relaxed);
+        }
+        match state {
+            WalkState::Quit => trawl_extract::Flow::Stop,
+            _ => trawl_extract::Flow::Continue,
+        }
     }
 }
 

@@ -119,14 +119,41 @@ fn pdfs_inside_archives_are_documents_too() {
     sh(&w, "zip", &["-q", "../docs.zip", "in-zip.pdf"]);
     sh(&w, "tar", &["-czf", "../docs.tgz", "in-tar.pdf"]);
     for p in PATTERNS {
-        let mut want = grep_text(&w, p, &pdftotext(&w, "in-zip.pdf"), b"docs.zip{in-zip.pdf}:");
-        want.extend(grep_text(&w, p, &pdftotext(&w, "in-tar.pdf"), b"docs.tgz{in-tar.pdf}:"));
+        let mut want = grep_pages(&w, p, "in-zip.pdf", "docs.zip{in-zip.pdf}");
+        want.extend(grep_pages(&w, p, "in-tar.pdf", "docs.tgz{in-tar.pdf}"));
         let got = t
             .trawl()
             .args(["--docs", "--sort", "path", "-n", "-e", p, "docs.zip", "docs.tgz"])
             .run();
         got.assert_code(0).assert_no_stderr().assert_stdout(&want);
     }
+}
+
+/// The lines `pdftotext PDF - | grep -n PATTERN` gives, each after
+/// `NAME#page=N:`, N being the page that `pdftotext -f N -l N` extracts the
+/// line from: a line of a PDF names its page.
+fn grep_pages(dir: &Path, pattern: &str, pdf: &str, name: &str) -> Vec<u8> {
+    let pages: Vec<Vec<u8>> = (1..)
+        .map_while(|n: u32| {
+            let n = n.to_string();
+            let r = Cmd::new("pdftotext", dir).args(["-f", &n, "-l", &n, pdf, "-"]).run();
+            (r.code == 0).then_some(r.stdout)
+        })
+        .collect();
+    let plain = grep_text(dir, pattern, &pdftotext(dir, pdf), b"");
+    let mut out = Vec::new();
+    for line in lines(&plain) {
+        let text = &line[line.iter().position(|&b| b == b':').unwrap() + 1..];
+        let text = text.strip_prefix(b"\x0c").unwrap_or(text);
+        let page = pages
+            .iter()
+            .position(|p| lines(p).iter().any(|l| l.strip_prefix(b"\x0c").unwrap_or(l) == text))
+            .unwrap_or_else(|| panic!("{pdf}: no page holds {}", String::from_utf8_lossy(text)));
+        out.extend_from_slice(format!("{name}#page={}:", page + 1).as_bytes());
+        out.extend_from_slice(line);
+        out.push(b'\n');
+    }
+    out
 }
 
 /// A directory holding a fake `pdftotext` running `script`, for PATH.
@@ -440,4 +467,39 @@ fn a_corrupt_cache_is_rebuilt_with_a_warning() {
         .assert_no_stderr()
         .assert_stdout(&first.stdout);
     assert_eq!(runs(&t), 2);
+}
+
+/// JSON lines of a PDF carry the page each is on (pdftotext's page alone
+/// is the reference), and a text file's lines carry none.
+#[test]
+fn json_lines_of_a_pdf_carry_their_page() {
+    let t = Tree::new();
+    write_pdf(&t, "a.pdf", 7);
+    t.file("b.txt", "package\n");
+    let want: Vec<(u64, u64)> = lines(&grep_pages(t.path(), "package", "a.pdf", "a.pdf"))
+        .iter()
+        .map(|l| {
+            let l = String::from_utf8_lossy(l);
+            let rest = l.split_once("#page=").unwrap().1;
+            let mut f = rest.split(':');
+            (f.next().unwrap().parse().unwrap(), f.next().unwrap().parse().unwrap())
+        })
+        .collect();
+    assert!(want.iter().any(|&(page, _)| page > 1), "{want:?}");
+    let r = t.trawl().args(["--docs", "--json", "package", "a.pdf", "b.txt"]).run();
+    r.assert_code(0);
+    let mut got = Vec::new();
+    for m in crate::json::parse_lines(&r.stdout) {
+        if m.str_at(&["type"]) != Some("match") {
+            continue;
+        }
+        let page = m.u64_at(&["data", "page"]);
+        match m.data_at(&["data", "path"]).as_deref() {
+            Some(b"a.pdf") => {
+                got.push((page.unwrap(), m.u64_at(&["data", "line_number"]).unwrap()))
+            }
+            _ => assert_eq!(page, None, "{m:?}"),
+        }
+    }
+    assert_eq!(got, want);
 }
