@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use crate::guard::Guard;
 
-use crate::{member_name, Extractor, Flow, Origin, Visit};
+use crate::{member_name, Extractor, Flow, Member, Origin, Visit};
 
 impl Extractor {
     /// Visits the regular files of a tar archive, in archive order. A
@@ -19,6 +19,7 @@ impl Extractor {
         name: &[u8],
         r: impl Read,
         depth: usize,
+        origin: Origin<'_>,
         visit: &mut dyn Visit,
     ) -> Flow {
         let mut archive = tar::Archive::new(r);
@@ -43,8 +44,10 @@ impl Extractor {
             }
             let path = entry.path_bytes().into_owned();
             let member = member_name(name, &path);
-            let origin = Origin::Member(&path);
-            if self.stream_from(&member, &mut entry, depth, origin, visit) == Flow::Stop {
+            let inner = Member { path: &path, parent: origin.member() };
+            if self.stream_from(&member, &mut entry, depth, Origin::Member(&inner), visit)
+                == Flow::Stop
+            {
                 return Flow::Stop;
             }
         }
@@ -100,7 +103,8 @@ impl Extractor {
                     // The member's compressed size bounds how far it may grow.
                     let packed = Rc::new(Cell::new(packed));
                     let mut f = Guard::new(f, packed, self.limits.bombs);
-                    self.stream_from(&member, &mut f, depth, Origin::Member(&path), visit)
+                    let inner = Member { path: &path, parent: origin.member() };
+                    self.stream_from(&member, &mut f, depth, Origin::Member(&inner), visit)
                 }
                 Err(e) => {
                     visit.error(&member, &zip_io(e));

@@ -83,9 +83,43 @@ pub enum Flow {
 pub enum Origin<'m> {
     /// The whole source, decoded (a `.gz` of a text): one file.
     Whole,
-    /// A member of an archive, one of many, with its path in the archive
-    /// (for globs); its display name is `outer{member}`.
-    Member(&'m [u8]),
+    /// A member of an archive, one of many; its display name is
+    /// `outer{member}`.
+    Member(&'m Member<'m>),
+}
+
+/// A member of an archive, and the member holding that archive, if any.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub struct Member<'m> {
+    /// Its path in its archive (for globs).
+    pub path: &'m [u8],
+    /// The member its archive is, when the archive is itself a member.
+    pub parent: Option<&'m Member<'m>>,
+}
+
+impl<'m> Member<'m> {
+    /// The member paths from the outermost archive's member down to this
+    /// one.
+    pub fn chain(&self) -> Vec<&'m [u8]> {
+        let mut chain = vec![self.path];
+        let mut up = self.parent;
+        while let Some(m) = up {
+            chain.push(m.path);
+            up = m.parent;
+        }
+        chain.reverse();
+        chain
+    }
+}
+
+impl<'m> Origin<'m> {
+    /// The member this stream is, if it is one.
+    pub fn member(&self) -> Option<&'m Member<'m>> {
+        match *self {
+            Origin::Whole => None,
+            Origin::Member(m) => Some(m),
+        }
+    }
 }
 
 /// Receives the text streams found inside a source, and what went wrong.
@@ -289,7 +323,7 @@ impl Extractor {
                 }
             }
             Kind::Pdf => visit.text(name, &mut whole, origin),
-            Kind::Tar => self.tar(name, whole, depth + 1, visit),
+            Kind::Tar => self.tar(name, whole, depth + 1, origin, visit),
             Kind::Zip => match spool::Spooled::copy(whole, self.limits.spool_in_memory) {
                 Ok(spooled) => self.zip(name, spooled, depth + 1, origin, visit),
                 Err(e) => {

@@ -46,6 +46,12 @@ type Plain<'a> = Message<'a, ()>;
 #[derive(Serialize)]
 struct LineMessage<'a, S> {
     path: Data<'a>,
+    /// For a member of an archive: the file holding it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    archive: Option<Data<'a>>,
+    /// For a member of an archive: the member paths, outermost first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    members: Option<Vec<Data<'a>>>,
     /// The page of a document's line (PDF text).
     #[serde(skip_serializing_if = "Option::is_none")]
     page: Option<u64>,
@@ -130,6 +136,7 @@ pub(crate) fn begin(out: &mut Vec<u8>, path: &[u8]) {
 pub(crate) struct Place<'a> {
     pub(crate) path: &'a [u8],
     pub(crate) page: Option<u64>,
+    pub(crate) within: Option<&'a super::Within<'a>>,
     pub(crate) info: LineInfo,
 }
 
@@ -141,7 +148,7 @@ pub(crate) fn line<M: Matcher>(
     matcher: Option<&M>,
     with_submatches: bool,
 ) -> u64 {
-    let Place { path, page, info } = place;
+    let Place { path, page, within, info } = place;
     let submatches = Submatches {
         matcher: matcher.filter(|_| with_submatches),
         body: line.strip_suffix(b"\n").unwrap_or(line),
@@ -149,6 +156,8 @@ pub(crate) fn line<M: Matcher>(
     };
     let message = LineMessage {
         path: Data::of(path),
+        archive: within.map(|w| Data::of(w.archive)),
+        members: within.map(|w| w.members.iter().map(|m| Data::of(m)).collect()),
         page,
         lines: Data::of(line),
         line_number: info.line_number,

@@ -264,8 +264,19 @@ impl<'c> Printer<'c> {
             binary_counted: false,
             pages: None,
             page: None,
+            within: None,
         }
     }
+}
+
+/// Where a member of an archive is: the file holding the outermost archive,
+/// and the member paths from there down to it.
+#[derive(Clone, Debug)]
+pub struct Within<'p> {
+    /// The file on disk.
+    pub archive: &'p [u8],
+    /// Member paths, outermost first.
+    pub members: Vec<&'p [u8]>,
 }
 
 /// Whether a stream's name tells it from its siblings.
@@ -298,6 +309,8 @@ pub struct FileSink<'p, 'c, M> {
     binary_counted: bool,
     /// The stream is a document's text in pages: lines name their page.
     pages: Option<&'p PageBreaks>,
+    /// The stream is a member of an archive: JSON lines name the chain.
+    within: Option<Within<'p>>,
     /// The page of the line being written.
     page: Option<u64>,
 }
@@ -308,6 +321,13 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
     /// fragment), and JSON lines carry `page`.
     pub fn with_pages(mut self, pages: &'p PageBreaks) -> Self {
         self.pages = Some(pages);
+        self
+    }
+
+    /// The stream is a member of an archive (perhaps nested): JSON lines
+    /// carry the archive's path and the chain of members.
+    pub fn within(mut self, within: Within<'p>) -> Self {
+        self.within = Some(within);
         self
     }
 
@@ -561,7 +581,7 @@ impl<M: Matcher> Sink for FileSink<'_, '_, M> {
                 let page = self.pages.map(|p| p.page_of(info.offset, line));
                 let n = json::line(
                     &mut self.p.out,
-                    json::Place { path: self.path, page, info },
+                    json::Place { path: self.path, page, within: self.within.as_ref(), info },
                     line,
                     Some(self.matcher),
                     !self.p.config.invert,
@@ -584,7 +604,8 @@ impl<M: Matcher> Sink for FileSink<'_, '_, M> {
                     self.begun = true;
                 }
                 let page = self.pages.map(|p| p.page_of(info.offset, line));
-                let place = json::Place { path: self.path, page, info };
+                let place =
+                    json::Place { path: self.path, page, within: self.within.as_ref(), info };
                 json::line(&mut self.p.out, place, line, None::<&M>, false);
                 return self.line_done();
             }

@@ -4,7 +4,7 @@ use std::fs::File;
 use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use trawl_printer::{Counting, Naming, OutputMode, PageBreaks, PageReader, Printer, Stats};
+use trawl_printer::{Counting, Naming, OutputMode, PageBreaks, PageReader, Printer, Stats, Within};
 use trawl_search::{FileHints, MapParts, SearchError, SearchSummary, Searcher, ShortRead};
 use trawl_walk::{Entry, FileType, Visitor, WalkBuilder, WalkError, WalkState};
 
@@ -301,7 +301,7 @@ impl<'a> GrepVisitor<'a> {
     /// Searches one source (a regular file, with what the walk knows of
     /// it, or any other stream); returns Quit when the run should stop.
     fn search<R: Read>(&mut self, path: &[u8], source: Source<'_, R>, naming: Naming) -> WalkState {
-        self.search_with(path, source, naming, None)
+        self.search_with(path, source, naming, None, None)
     }
 
     /// Searches one source; `pages` records a document's page breaks as
@@ -312,12 +312,16 @@ impl<'a> GrepVisitor<'a> {
         source: Source<'_, R>,
         naming: Naming,
         pages: Option<&PageBreaks>,
+        within: Option<Within<'_>>,
     ) -> WalkState {
         let cfg = self.ctx.cfg;
         let matcher = &cfg.matcher;
         let mut sink = self.printer.sink_for(path, matcher, naming);
         if let Some(pages) = pages {
             sink = sink.with_pages(pages);
+        }
+        if let Some(within) = within {
+            sink = sink.within(within);
         }
         let result = match source {
             Source::File(f, hints) => self.searcher.search_file(matcher, f, hints, &mut sink),
@@ -555,15 +559,23 @@ impl Members<'_, '_> {
                 Naming::File
             }
             trawl_extract::Origin::Whole => return trawl_extract::Flow::Continue,
-            trawl_extract::Origin::Member(path) if filter.file_ok(path) => Naming::Member,
+            trawl_extract::Origin::Member(m) if filter.file_ok(m.path) => Naming::Member,
             trawl_extract::Origin::Member(_) => return trawl_extract::Flow::Continue,
         };
+        // The display name is the file's, then `{member}` for each member.
+        let within = origin.member().map(|m| {
+            let members = m.chain();
+            let suffix: usize = members.iter().map(|p| p.len() + 2).sum();
+            Within { archive: &name[..name.len().saturating_sub(suffix)], members }
+        });
         let state = match layout {
-            Layout::Lines => self.grep.search(name, Source::Stream(data), naming),
+            Layout::Lines => {
+                self.grep.search_with(name, Source::Stream(data), naming, None, within)
+            }
             Layout::Pages => {
                 let breaks = PageBreaks::new();
                 let paged = PageReader::new(data, &breaks);
-                self.grep.search_with(name, Source::Stream(paged), naming, Some(&breaks))
+                self.grep.search_with(name, Source::Stream(paged), naming, Some(&breaks), within)
             }
         };
         if self.grep.last_read_failed {

@@ -196,6 +196,48 @@ fn nested_archives_are_searched_down_to_the_depth_limit() {
     );
 }
 
+/// JSON lines of a member carry the file holding it and the chain of
+/// member paths, outermost first (the display name alone is ambiguous when
+/// a member's name holds braces).
+#[test]
+fn json_names_the_archive_and_the_chain_of_members() {
+    let t = nested_tree();
+    let got = t.trawl().args(["--search-zip", "--json", "needle", "level1.tar.gz"]).run();
+    got.assert_code(0).assert_no_stderr();
+    let mut chains = Vec::new();
+    for m in crate::json::parse_lines(&got.stdout) {
+        if m.str_at(&["type"]) != Some("match") {
+            continue;
+        }
+        assert_eq!(m.data_at(&["data", "archive"]).as_deref(), Some(&b"level1.tar.gz"[..]));
+        let members: Vec<String> = m
+            .arr_at(&["data", "members"])
+            .unwrap()
+            .iter()
+            .map(|v| String::from_utf8(v.data_at(&[]).unwrap()).unwrap())
+            .collect();
+        // The display name is the archive then each member in braces.
+        let name = String::from_utf8(m.data_at(&["data", "path"]).unwrap()).unwrap();
+        let joined: String = members.iter().map(|p| format!("{{{p}}}")).collect();
+        assert_eq!(name, format!("level1.tar.gz{joined}"));
+        chains.push(members.join(" > "));
+    }
+    assert_eq!(
+        chains,
+        [
+            "l1.txt",
+            "level2.zip > l2.txt",
+            "level2.zip > level3.tar.xz > l3.txt",
+            "level2.zip > level3.tar.xz > l4.txt.gz",
+        ]
+    );
+    // A file that is not in an archive has neither.
+    t.file("plain.txt", "needle\n");
+    let got = t.trawl().args(["--search-zip", "--json", "needle", "plain.txt"]).run();
+    let m = crate::json::parse_lines(&got.stdout);
+    assert!(m[1].at(&["data", "archive"]).is_none() && m[1].at(&["data", "members"]).is_none());
+}
+
 #[test]
 fn kinds_are_told_by_bytes_not_names() {
     let t = Tree::new();
