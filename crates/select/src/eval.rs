@@ -286,10 +286,12 @@ impl<'a> Evaluator<'a> {
             }
             Test::Access(mode) => e.access(*mode),
             Test::Text => {
-                self.sniff(e, |block| !block.is_empty() && memchr::memchr(0, block).is_none())
+                self.sniff_text(e, |block| !block.is_empty() && memchr::memchr(0, block).is_none())
                     == Some(true)
             }
-            Test::Binary => self.sniff(e, |block| memchr::memchr(0, block).is_some()) == Some(true),
+            Test::Binary => {
+                self.sniff_text(e, |block| memchr::memchr(0, block).is_some()) == Some(true)
+            }
             Test::Kind(kinds) => {
                 self.sniff(e, |block| kinds.contains(&trawl_extract::detect(block))) == Some(true)
             }
@@ -315,6 +317,41 @@ impl<'a> Evaluator<'a> {
             }
         } else {
             e.file_type()
+        }
+    }
+
+    /// `judge` on the first block of a regular file's text: with
+    /// `-search-zip`/`-docs`, of the first text inside a compressed file,
+    /// an archive or a document; else as [`Evaluator::sniff`].
+    fn sniff_text(&mut self, e: &Entry<'_>, judge: impl FnOnce(&[u8]) -> bool) -> Option<bool> {
+        let Some(ex) = &self.cmd.extractor else { return self.sniff(e, judge) };
+        let f = self.open_regular(e)?;
+        match trawl_extract::Extractor::sniff(&f) {
+            Ok(trawl_extract::Kind::Plain) | Err(_) => self.sniff(e, judge),
+            Ok(kind) => {
+                let mut errors = Vec::new();
+                let block =
+                    crate::extracted::first_block(ex, e.path(), &f, kind, SNIFF, &mut errors);
+                for err in errors {
+                    self.report(err);
+                }
+                Some(judge(&block.unwrap_or_default()))
+            }
+        }
+    }
+
+    /// A regular file opened (None: not one, or unreadable, which is
+    /// reported).
+    fn open_regular(&mut self, e: &Entry<'_>) -> Option<std::fs::File> {
+        if e.file_type() != FileType::File {
+            return None;
+        }
+        match e.open() {
+            Ok(f) => Some(f),
+            Err(err) => {
+                self.report(format!("'{}': {}", show(e.path()), trawl_diag::io_message(&err)));
+                None
+            }
         }
     }
 
@@ -345,16 +382,7 @@ impl<'a> Evaluator<'a> {
     }
 
     fn contains(&mut self, e: &Entry<'_>, m: &AnyMatcher) -> bool {
-        if e.file_type() != FileType::File {
-            return false;
-        }
-        let f = match e.open() {
-            Ok(f) => f,
-            Err(err) => {
-                self.report(format!("'{}': {}", show(e.path()), trawl_diag::io_message(&err)));
-                return false;
-            }
-        };
+        let Some(f) = self.open_regular(e) else { return false };
         struct First(bool);
         impl Sink for First {
             fn matched(&mut self, _: &[u8], _: LineInfo) -> io::Result<bool> {
@@ -370,6 +398,27 @@ impl<'a> Evaluator<'a> {
         let searcher = self.searcher.get_or_insert_with(|| {
             Searcher::new(SearcherConfig { cancel: cancel.clone(), ..SearcherConfig::default() })
         });
+        if let Some(ex) = &self.cmd.extractor {
+            match trawl_extract::Extractor::sniff(&f) {
+                Ok(trawl_extract::Kind::Plain) | Err(_) => {}
+                Ok(kind) => {
+                    let mut errors = Vec::new();
+                    let found = crate::extracted::contains(
+                        ex,
+                        e.path(),
+                        &f,
+                        kind,
+                        searcher,
+                        m,
+                        &mut errors,
+                    );
+                    for err in errors {
+                        self.report(err);
+                    }
+                    return found;
+                }
+            }
+        }
         let mut sink = First(false);
         if let Err(err) = searcher.search_reader(m, f, &mut sink) {
             self.report(format!("'{}': {err}", show(e.path())));

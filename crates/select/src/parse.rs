@@ -27,6 +27,19 @@ pub enum Follow {
     Always,
 }
 
+/// What the content tests look inside (global options), each level
+/// including the one before.
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq, PartialOrd, Ord)]
+pub enum Extraction {
+    /// The bytes of each file (the default).
+    #[default]
+    Bytes,
+    /// `-search-zip`: the text inside compressed files and archives.
+    Archives,
+    /// `-docs`: that, and the text of documents (PDF, office, EPUB).
+    Documents,
+}
+
 /// A parsed `find` command line.
 #[derive(Debug)]
 pub struct FindCommand {
@@ -58,6 +71,11 @@ pub struct FindCommand {
     pub escape_names: bool,
     /// Set when the run is interrupted: no more commands are started.
     pub cancel: trawl_search::Cancel,
+    /// `-search-zip`, `-docs` (trawl): what `-contains`, `-text` and
+    /// `-binary` look inside.
+    pub extraction: Extraction,
+    /// The extractor for `extraction`, set up by the caller.
+    pub extractor: Option<trawl_extract::Extractor>,
     /// What the evaluating threads agree on (`-quit`, split output).
     pub(crate) turns: crate::turns::Turns,
 }
@@ -80,6 +98,8 @@ pub fn parse(args: &[Vec<u8>]) -> Result<FindCommand, String> {
         escape_names: false,
         cancel: Default::default(),
         turns: Default::default(),
+        extraction: Extraction::Bytes,
+        extractor: None,
     };
     let mut i = 0;
     // Leading options.

@@ -449,15 +449,23 @@ impl Config {
                 if let Some(&s) = m.get_one::<u64>("extract_timeout") {
                     limits.external.timeout = std::time::Duration::from_secs(s);
                 }
-                let extractor = trawl_extract::Extractor::new(limits, cancel.flag());
-                match trawl_extract::cache::default_dir() {
-                    Some(dir) if !flag("no_cache") => {
-                        extractor.with_cache(dir, trawl_extract::cache::DEFAULT_LIMIT)
-                    }
-                    _ => extractor,
-                }
+                extractor(limits, &cancel, !flag("no_cache"))
             }),
         })
+    }
+}
+
+/// The extractor for `limits`, with the cache of extracted text under
+/// `$XDG_CACHE_HOME/trawl` unless `cache` is false.
+pub fn extractor(
+    limits: trawl_extract::Limits,
+    cancel: &Cancel,
+    cache: bool,
+) -> trawl_extract::Extractor {
+    let extractor = trawl_extract::Extractor::new(limits, cancel.flag());
+    match trawl_extract::cache::default_dir() {
+        Some(dir) if cache => extractor.with_cache(dir, trawl_extract::cache::DEFAULT_LIMIT),
+        _ => extractor,
     }
 }
 

@@ -9,7 +9,7 @@ use trawl_search::Cancel;
 
 use crate::output::{Capture, Stdout};
 use trawl_select::expr::{Action, Expr};
-use trawl_select::{Evaluator, FindCommand, Follow};
+use trawl_select::{Evaluator, Extraction, FindCommand, Follow};
 use trawl_walk::{Entry, Visitor, WalkBuilder, WalkError, WalkErrorKind, WalkState};
 
 const USAGE: &str = "\
@@ -21,6 +21,9 @@ GNU find's expressions, walked in parallel. Output order is free unless --sort
 Operators: ( EXPR )  ! EXPR  -not EXPR  EXPR -a EXPR  EXPR -o EXPR  EXPR , EXPR
 Options:   -maxdepth N -mindepth N -depth -xdev -mount -ignore_readdir_race
            -regextype TYPE
+           -search-zip (-contains, -text and -binary look at the text inside
+             compressed files and archives)  -docs (and inside PDF, office
+             and EPUB documents), as grep's --search-zip and --docs
 Tests:     -name -iname -path -ipath -wholename -regex -iregex -type -xtype
            -size -empty -newer -anewer -cnewer -mtime -mmin -atime -amin -ctime
            -cmin -perm -user -group -uid -gid -nouser -nogroup -links -inum
@@ -149,6 +152,11 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
     }
     cmd.escape_names = std::io::stdout().is_terminal();
     cmd.cancel = cancel;
+    if cmd.extraction != Extraction::Bytes {
+        let documents = cmd.extraction == Extraction::Documents;
+        let limits = trawl_extract::Limits { documents, ..Default::default() };
+        cmd.extractor = Some(crate::config::extractor(limits, &cmd.cancel, true));
+    }
     let mut walk = WalkBuilder::new();
     walk.threads(threads)
         .follow_links(cmd.follow == Follow::Always)

@@ -1511,3 +1511,63 @@ fn contains_invalid_pattern_is_an_error() {
     assert!(r.stdout.is_empty());
     assert!(r.stderr_str().starts_with("trawl: "), "{}", r.stderr_str());
 }
+
+/// Issue 16 #5: with `-search-zip` (and `-docs`), `-contains`, `-text` and
+/// `-binary` look at the text inside compressed files, archives (and
+/// documents); each verdict is checked against the system's own tools
+/// (`gzip -dc`, `unzip -p`, `tar -xO`, `pdftotext`) piped into grep.
+#[test]
+fn content_tests_see_extracted_text_when_asked() {
+    use crate::extract::sh;
+    let t = Tree::new();
+    t.file("plain.txt", "a needle here\n").file("other.txt", "nothing\n");
+    t.file("a", "gz needle\n").file("b", "gz other\n");
+    sh(t.path(), "gzip", &["a", "b"]);
+    t.file("m/in.txt", "zip needle\n").file("m/out.txt", "zip other\n");
+    sh(&t.path().join("m"), "zip", &["-q", "../c.zip", "in.txt"]);
+    sh(&t.path().join("m"), "zip", &["-q", "../f.zip", "out.txt"]);
+    sh(&t.path().join("m"), "tar", &["-cJf", "../d.tar.xz", "in.txt"]);
+    fs::remove_dir_all(t.path().join("m")).unwrap();
+    t.file_bytes(b"e.pdf", crate::documents::pdf(&[&["pdf needle"]]));
+    t.file_bytes(b"z", b"binary\0data\n");
+    sh(t.path(), "gzip", &["z"]);
+    // The reference: each file's text as the tools give it.
+    let text_of = |name: &str, docs: bool| -> Vec<u8> {
+        let p = t.path();
+        match name {
+            n if n.ends_with(".gz") => sh(p, "gzip", &["-dc", n]),
+            n if n.ends_with(".zip") => sh(p, "unzip", &["-p", n]),
+            n if n.ends_with(".tar.xz") => sh(p, "tar", &["-xOJf", n]),
+            n if n.ends_with(".pdf") && docs => sh(p, "pdftotext", &[n, "-"]),
+            n => fs::read(p.join(n)).unwrap(),
+        }
+    };
+    let names =
+        ["a.gz", "b.gz", "c.zip", "d.tar.xz", "e.pdf", "f.zip", "other.txt", "plain.txt", "z.gz"];
+    for (option, docs) in [("-search-zip", false), ("-docs", true)] {
+        let find = |test: &[&str]| -> Vec<String> {
+            let r = Cmd::new(trawl_bin(), t.path())
+                .args(["find", ".", "-type", "f", option])
+                .args(test)
+                .run();
+            assert_eq!(r.code, 0, "{option} {test:?}: {}", r.stderr_str());
+            let mut got: Vec<String> =
+                r.stdout_str().lines().map(|l| l.trim_start_matches("./").to_string()).collect();
+            got.sort();
+            got
+        };
+        let want = |judge: &dyn Fn(&[u8]) -> bool| -> Vec<String> {
+            names.iter().filter(|n| judge(&text_of(n, docs))).map(|n| n.to_string()).collect()
+        };
+        let needle = |text: &[u8]| memchr::memmem::find(text, b"needle").is_some();
+        assert_eq!(find(&["-contains", "needle"]), want(&needle), "{option}");
+        let head = |text: &[u8]| text[..text.len().min(8192)].to_vec();
+        let text = |b: &[u8]| !b.is_empty() && !head(b).contains(&0);
+        let binary = |b: &[u8]| head(b).contains(&0);
+        assert_eq!(find(&["-text"]), want(&text), "{option}");
+        assert_eq!(find(&["-binary"]), want(&binary), "{option}");
+    }
+    // Without either option the bytes are judged: a gzip is binary.
+    let r = Cmd::new(trawl_bin(), t.path()).args(["find", ".", "-name", "*.gz", "-text"]).run();
+    assert_eq!(r.stdout_str(), "");
+}

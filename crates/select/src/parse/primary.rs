@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use trawl_matcher::MatcherBuilder;
 
-use super::{show, Follow, Parser};
+use super::{show, Extraction, Follow, Parser};
 use crate::expr::{Action, Cmp, ExecSpec, Expr, FileFormat, PermMatch, Test, TimeField};
 use crate::glob::Glob;
 use crate::printf::Format;
@@ -71,6 +71,14 @@ impl Parser<'_> {
                 yes
             }
             b"-noleaf" | b"-warn" | b"-nowarn" => yes,
+            b"-search-zip" => {
+                self.cmd.extraction = self.cmd.extraction.max(Extraction::Archives);
+                yes
+            }
+            b"-docs" => {
+                self.cmd.extraction = Extraction::Documents;
+                yes
+            }
             b"-follow" => {
                 self.cmd.follow = Follow::Always;
                 yes
