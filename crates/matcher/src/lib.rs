@@ -339,14 +339,14 @@ impl MatcherBuilder {
             }
             Syntax::Perl => lines.iter().map(|p| bytes_to_pattern(p)).collect(),
         };
-        // Joined, one pattern can hide another's error.
+        // Joined, one pattern can hide another's error: several are checked
+        // first; one is checked only when it fails, to name its position.
         if regexes.len() > 1 {
             self.check_each(&lines, &regexes)?;
+            return self.compile(&regexes, &opts);
         }
-        self.compile(&regexes, &opts).map_err(|e| match self.check_each(&lines, &regexes) {
-            Err(bad) => bad,
-            Ok(()) => e,
-        })
+        self.compile(&regexes, &opts)
+            .map_err(|e| self.check_each(&lines, &regexes).err().unwrap_or(e))
     }
 
     /// Checks each Perl-dialect pattern alone; the error lists all that fail.

@@ -263,7 +263,6 @@ impl<'c> Printer<'c> {
             binary_reported: false,
             binary_counted: false,
             pages: None,
-            page: None,
             within: None,
         }
     }
@@ -311,8 +310,6 @@ pub struct FileSink<'p, 'c, M> {
     pages: Option<&'p PageBreaks>,
     /// The stream is a member of an archive: JSON lines name the chain.
     within: Option<Within<'p>>,
-    /// The page of the line being written.
-    page: Option<u64>,
 }
 
 impl<'p, M: Matcher> FileSink<'p, '_, M> {
@@ -441,13 +438,31 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
         color::paint(&mut self.p.out, c.colors.as_ref(), |k| &k.separator, &[sep]);
     }
 
-    /// Writes the prefix of a line: name, number, offset.
-    fn prefix(&mut self, info: LineInfo, offset: u64, sep: u8) {
+    /// The page of `line` (at `info`), when the stream is in pages.
+    fn page(&self, info: LineInfo, line: &[u8]) -> Option<u64> {
+        self.pages.map(|p| p.page_of(info.offset, line))
+    }
+
+    /// `line` without its terminator.
+    fn body<'l>(&self, line: &'l [u8]) -> &'l [u8] {
+        line.strip_suffix(&[self.p.config.terminator.byte()]).unwrap_or(line)
+    }
+
+    /// Counts the matches in a selected line's `body` for the summary.
+    fn count_matches(&mut self, body: &[u8]) {
+        let mut at = 0;
+        while next_match(self.matcher, body, &mut at).is_some() {
+            self.p.stats.matches += 1;
+        }
+    }
+
+    /// Writes the prefix of a line: name (and page), number, offset.
+    fn prefix(&mut self, info: LineInfo, page: Option<u64>, offset: u64, sep: u8) {
         let c = self.p.config;
         let before = self.p.out.len();
         if self.show_name {
             self.file_name();
-            if let Some(page) = self.page {
+            if let Some(page) = page {
                 let text = format!("#page={page}");
                 color::paint(&mut self.p.out, c.colors.as_ref(), |c| &c.file_name, text.as_bytes());
             }
@@ -468,9 +483,9 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
 
     fn write_line(&mut self, line: &[u8], info: LineInfo, selected: bool) {
         let c = self.p.config;
-        self.page = self.pages.map(|p| p.page_of(info.offset, line));
+        let page = self.page(info, line);
         let term = c.terminator.byte();
-        let body = line.strip_suffix(&[term]).unwrap_or(line);
+        let body = self.body(line);
         let sep = if selected { b':' } else { b'-' };
         if c.only_matching {
             // Every match of every printed line, as GNU grep: a selected
@@ -479,7 +494,7 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
                 if selected { |k| &k.selected_match } else { |k| &k.context_match };
             let mut at = 0;
             while let Some(m) = next_match(self.matcher, body, &mut at) {
-                self.prefix(info, info.offset + m.start as u64, sep);
+                self.prefix(info, page, info.offset + m.start as u64, sep);
                 color::paint(&mut self.p.out, c.colors.as_ref(), pick, &body[m.start..m.end]);
                 self.p.out.push(term);
                 if selected {
@@ -488,7 +503,7 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
             }
             return;
         }
-        self.prefix(info, info.offset, sep);
+        self.prefix(info, page, info.offset, sep);
         match &c.colors {
             Some(k) => {
                 let (line_color, match_color) = if selected {
@@ -510,10 +525,7 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
             None => {
                 self.p.out.extend_from_slice(body);
                 if self.p.counting == Counting::Summary && selected && !c.invert {
-                    let mut at = 0;
-                    while next_match(self.matcher, body, &mut at).is_some() {
-                        self.p.stats.matches += 1;
-                    }
+                    self.count_matches(body);
                 }
             }
         }
@@ -563,12 +575,7 @@ impl<M: Matcher> Sink for FileSink<'_, '_, M> {
             | OutputMode::Quiet => {
                 let summary = self.p.counting == Counting::Summary;
                 if summary && !self.p.config.invert {
-                    let mut at = 0;
-                    let body =
-                        line.strip_suffix(&[self.p.config.terminator.byte()]).unwrap_or(line);
-                    while next_match(self.matcher, body, &mut at).is_some() {
-                        self.p.stats.matches += 1;
-                    }
+                    self.count_matches(self.body(line));
                 }
                 // Only a count needs the rest of the file, or a summary.
                 Ok(summary || self.p.config.mode == OutputMode::Count)
@@ -578,7 +585,7 @@ impl<M: Matcher> Sink for FileSink<'_, '_, M> {
                     json::begin(&mut self.p.out, self.path);
                     self.begun = true;
                 }
-                let page = self.pages.map(|p| p.page_of(info.offset, line));
+                let page = self.page(info, line);
                 let n = json::line(
                     &mut self.p.out,
                     json::Place { path: self.path, page, within: self.within.as_ref(), info },
@@ -603,7 +610,7 @@ impl<M: Matcher> Sink for FileSink<'_, '_, M> {
                     json::begin(&mut self.p.out, self.path);
                     self.begun = true;
                 }
-                let page = self.pages.map(|p| p.page_of(info.offset, line));
+                let page = self.page(info, line);
                 let place =
                     json::Place { path: self.path, page, within: self.within.as_ref(), info };
                 json::line(&mut self.p.out, place, line, None::<&M>, false);

@@ -6,7 +6,7 @@
 use std::io::{self, Read, Write};
 
 use trawl_matcher::AnyMatcher;
-use trawl_search::{LineInfo, Searcher, SearcherConfig, Sink};
+use trawl_search::{Searcher, SearcherConfig};
 use trawl_walk::{Entry, FileType};
 
 use crate::exec::ExecState;
@@ -325,9 +325,10 @@ impl<'a> Evaluator<'a> {
     /// an archive or a document; else as [`Evaluator::sniff`].
     fn sniff_text(&mut self, e: &Entry<'_>, judge: impl FnOnce(&[u8]) -> bool) -> Option<bool> {
         let Some(ex) = &self.cmd.extractor else { return self.sniff(e, judge) };
-        let f = self.open_regular(e)?;
+        let mut f = self.open_regular(e)?;
+        // The kind is read with pread: `f` still reads from its start.
         match trawl_extract::Extractor::sniff(&f) {
-            Ok(trawl_extract::Kind::Plain) | Err(_) => self.sniff(e, judge),
+            Ok(trawl_extract::Kind::Plain) | Err(_) => Some(judge_first_block(&mut f, judge)),
             Ok(kind) => {
                 let mut errors = Vec::new();
                 let block =
@@ -358,42 +359,12 @@ impl<'a> Evaluator<'a> {
     /// `judge` on the first block of a regular file (None: not a regular
     /// file, or unreadable, which is reported).
     fn sniff(&mut self, e: &Entry<'_>, judge: impl FnOnce(&[u8]) -> bool) -> Option<bool> {
-        if e.file_type() != FileType::File {
-            return None;
-        }
-        let mut f = match e.open() {
-            Ok(f) => f,
-            Err(err) => {
-                self.report(format!("'{}': {}", show(e.path()), trawl_diag::io_message(&err)));
-                return None;
-            }
-        };
-        let mut block = [0u8; SNIFF];
-        let mut n = 0;
-        while n < SNIFF {
-            match f.read(&mut block[n..]) {
-                Ok(0) => break,
-                Ok(k) => n += k,
-                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-                Err(_) => break,
-            }
-        }
-        Some(judge(&block[..n]))
+        let mut f = self.open_regular(e)?;
+        Some(judge_first_block(&mut f, judge))
     }
 
     fn contains(&mut self, e: &Entry<'_>, m: &AnyMatcher) -> bool {
         let Some(f) = self.open_regular(e) else { return false };
-        struct First(bool);
-        impl Sink for First {
-            fn matched(&mut self, _: &[u8], _: LineInfo) -> io::Result<bool> {
-                self.0 = true;
-                Ok(false)
-            }
-            fn binary_matched(&mut self, _: LineInfo) -> io::Result<bool> {
-                self.0 = true;
-                Ok(false)
-            }
-        }
         let cancel = &self.cmd.cancel;
         let searcher = self.searcher.get_or_insert_with(|| {
             Searcher::new(SearcherConfig { cancel: cancel.clone(), ..SearcherConfig::default() })
@@ -419,7 +390,7 @@ impl<'a> Evaluator<'a> {
                 }
             }
         }
-        let mut sink = First(false);
+        let mut sink = crate::extracted::First(false);
         if let Err(err) = searcher.search_reader(m, f, &mut sink) {
             self.report(format!("'{}': {err}", show(e.path())));
         }
@@ -498,6 +469,22 @@ impl<'a> Evaluator<'a> {
             Action::Exec(i) => self.exec(*i, e),
         }
     }
+}
+
+/// `judge` on the first [`SNIFF`] bytes of `f` (fewer if it is shorter or
+/// a read fails).
+fn judge_first_block(f: &mut std::fs::File, judge: impl FnOnce(&[u8]) -> bool) -> bool {
+    let mut block = [0u8; SNIFF];
+    let mut n = 0;
+    while n < SNIFF {
+        match f.read(&mut block[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => break,
+        }
+    }
+    judge(&block[..n])
 }
 
 pub(crate) fn show(b: &[u8]) -> String {

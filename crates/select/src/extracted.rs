@@ -41,11 +41,7 @@ pub(crate) fn contains(
             }
         }
         fn error(&mut self, name: &[u8], err: &io::Error) {
-            self.errors.push(format!(
-                "'{}': {}",
-                crate::eval::show(name),
-                trawl_diag::io_message(err)
-            ));
+            self.errors.push(message(name, err));
         }
         fn note(&mut self, _: &[u8], _: &io::Error) {}
         fn warning(&mut self, name: &[u8], err: &io::Error) {
@@ -87,11 +83,7 @@ pub(crate) fn first_block(
             }
         }
         fn error(&mut self, name: &[u8], err: &io::Error) {
-            self.errors.push(format!(
-                "'{}': {}",
-                crate::eval::show(name),
-                trawl_diag::io_message(err)
-            ));
+            self.errors.push(message(name, err));
         }
         fn note(&mut self, _: &[u8], _: &io::Error) {}
         fn warning(&mut self, name: &[u8], err: &io::Error) {
@@ -103,8 +95,13 @@ pub(crate) fn first_block(
     v.block
 }
 
-/// Stops at the first selected line.
-struct First(bool);
+/// An error as find reports it: `'NAME': reason`.
+fn message(name: &[u8], err: &io::Error) -> String {
+    format!("'{}': {}", crate::eval::show(name), trawl_diag::io_message(err))
+}
+
+/// Stops at the first selected line, noting that there was one.
+pub(crate) struct First(pub(crate) bool);
 
 impl Sink for First {
     fn matched(&mut self, _: &[u8], _: LineInfo) -> io::Result<bool> {

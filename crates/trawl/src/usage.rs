@@ -62,20 +62,8 @@ fn missing_value(option: &str) -> String {
 /// A value an option does not take: GNU grep's words for the options it
 /// has, else "invalid argument" with the valid ones listed.
 fn invalid_value(e: &clap::Error, option: &str, value: &str) -> String {
-    let long = |o: &str| {
-        match o {
-            "-m" => "--max-count",
-            "-A" => "--after-context",
-            "-B" => "--before-context",
-            "-C" => "--context",
-            "-d" => "--directories",
-            "-D" => "--devices",
-            "-j" => "--threads",
-            other => other,
-        }
-        .to_string()
-    };
-    match long(option).as_str() {
+    // clap names an option by its long name, however it was written.
+    match option {
         "--max-count" => "invalid max count".into(),
         "--after-context" | "--before-context" | "--context" => {
             format!("{value}: invalid context length argument")
