@@ -18,7 +18,11 @@ use std::io;
 pub fn io_message(e: &io::Error) -> String {
     let s = e.to_string();
     match s.find(" (os error") {
-        Some(i) => s[..i].to_string(),
+        Some(i) => {
+            // Only the parenthesis goes: a message may go on after it.
+            let end = s[i..].find(')').map_or(s.len(), |j| i + j + 1);
+            format!("{}{}", &s[..i], &s[end..])
+        }
         None => s,
     }
 }

@@ -7,9 +7,9 @@
 use std::fs::File;
 use std::io;
 
+use crate::by_tool::Tee;
 use crate::cache::{stat_key, Recorder};
 use crate::kind::Codec;
-use crate::pdf::Tee;
 use crate::{decode, Extractor, Flow, Origin, Visit};
 
 /// Files smaller than this are decoded every time.

@@ -1,25 +1,40 @@
-//! Documents read by another program (PDF through poppler's `pdftotext`):
-//! a child process per document, its text streamed to the searcher as it
-//! comes.
+//! Documents read by another program (PDF through poppler's `pdftotext`,
+//! the other [`crate::tools`]): a child process per document, its text
+//! streamed to the searcher as it comes.
 //!
 //! How children are run (Recoll's lessons on spawn cost and descriptor
 //! hygiene): through `std::process::Command` with argv and no `pre_exec`,
 //! so the C library's posix_spawn path starts them; the document is the
 //! child's standard input (an open file, or an anonymous temporary file
-//! holding an archive member), so no file name ever reaches the child or a
-//! shell; every descriptor trawl opens is close-on-exec, so the child holds
-//! only its standard streams. At most [`ExternalLimits::jobs`] children
+//! holding an archive member), so no file name reaches the child, or, for
+//! a configured tool that asks for one, its path is one argv element
+//! (never seen by a shell, never taken for an option); every descriptor
+//! trawl opens is close-on-exec, so the child holds only its standard
+//! streams. At most [`ExternalLimits::jobs`] children
 //! run at once; each is killed past its time limit, its output limit or
 //! when the run is cancelled, has its address space limited (prlimit after
 //! the spawn), and is always reaped before the search moves on.
 
 use std::fs::File;
-use std::io::{self, Read};
+use std::io::{self, Read, Write};
+use std::os::unix::ffi::OsStrExt;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
-use std::sync::{Arc, Condvar, Mutex, OnceLock};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
+
+use crate::tools::{Input, Provenance, Tool};
+
+/// A document to hand to a tool.
+pub(crate) struct Subject<'a> {
+    /// The document, open at its start.
+    pub(crate) file: File,
+    /// The path it was opened by (a file of the tree), if it has one.
+    pub(crate) path: Option<&'a [u8]>,
+    /// Its display name (the extension of a member's copy comes from it).
+    pub(crate) name: &'a [u8],
+}
 
 /// Bounds on the children that extract text.
 #[derive(Clone, Copy, Debug)]
@@ -45,25 +60,6 @@ impl Default for ExternalLimits {
     }
 }
 
-/// A program that turns a document on its standard input into text on its
-/// standard output.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Tool {
-    pub(crate) program: &'static str,
-    pub(crate) args: &'static [&'static str],
-    /// Where it comes from, for the message when it is missing.
-    pub(crate) package: &'static str,
-}
-
-/// poppler's pdftotext: reading order (not `-layout`: the same speed, and
-/// what `pdftotext FILE -` users grep), UTF-8, no messages; pages end
-/// with a form feed.
-pub(crate) const PDFTOTEXT: Tool = Tool {
-    program: "pdftotext",
-    args: &["-q", "-enc", "UTF-8", "-", "-"],
-    package: "poppler-utils",
-};
-
 /// Runs tools under [`ExternalLimits`]; shared by every search thread.
 #[derive(Debug)]
 pub(crate) struct Runner {
@@ -73,14 +69,8 @@ pub(crate) struct Runner {
     /// Children running now.
     running: Mutex<usize>,
     freed: Condvar,
-    /// A tool was found missing (reported once; its documents are then
-    /// searched as bytes).
-    missing: AtomicBool,
     /// Set when the run is cancelled: children are killed.
     cancel: Arc<AtomicBool>,
-    /// What identifies the tool's output for the cache (pdftotext, the
-    /// only tool so far): found once.
-    identity: OnceLock<Option<Vec<u8>>>,
 }
 
 /// What running a tool on a document gave.
@@ -100,44 +90,7 @@ impl Runner {
             0 => std::thread::available_parallelism().map_or(2, |n| n.get()),
             n => n,
         };
-        Runner {
-            limits,
-            jobs,
-            running: Mutex::new(0),
-            freed: Condvar::new(),
-            missing: AtomicBool::new(false),
-            cancel,
-            identity: OnceLock::new(),
-        }
-    }
-
-    /// What the tool's output depends on: its name and arguments, and the
-    /// inode, size and mtime of the executable PATH finds (a new version is
-    /// a new file). None when PATH has no such executable.
-    pub(crate) fn identity(&self, tool: Tool) -> Option<Vec<u8>> {
-        self.identity
-            .get_or_init(|| {
-                use std::os::unix::fs::{MetadataExt, PermissionsExt};
-                let path = std::env::var_os("PATH")?;
-                std::env::split_paths(&path).find_map(|dir| {
-                    let md = std::fs::metadata(dir.join(tool.program)).ok()?;
-                    if !md.is_file() || md.permissions().mode() & 0o111 == 0 {
-                        return None;
-                    }
-                    let mut id = Vec::new();
-                    for part in std::iter::once(&tool.program).chain(tool.args) {
-                        id.extend_from_slice(part.as_bytes());
-                        id.push(0);
-                    }
-                    for v in
-                        [md.dev(), md.ino(), md.size(), md.mtime() as u64, md.mtime_nsec() as u64]
-                    {
-                        id.extend_from_slice(&v.to_le_bytes());
-                    }
-                    Some(id)
-                })
-            })
-            .clone()
+        Runner { limits, jobs, running: Mutex::new(0), freed: Condvar::new(), cancel }
     }
 
     /// Waits for a free slot; the slot is given back when the guard drops.
@@ -150,47 +103,77 @@ impl Runner {
         Slot(self)
     }
 
-    /// Runs `tool` with `document` as its standard input and hands its
-    /// output to `text` as it comes. An error of the tool (a damaged or
-    /// encrypted document, a crash, a limit) is returned after `text` saw
-    /// what came before it.
+    /// Runs `tool` on `subject` and hands its output to `text` as it
+    /// comes. An error of the tool (a damaged or encrypted document, a
+    /// crash, a limit) is returned after `text` saw what came before it.
     pub(crate) fn run(
         &self,
-        tool: Tool,
-        document: File,
+        tool: &Tool,
+        subject: Subject<'_>,
         text: &mut dyn FnMut(&mut dyn Read) -> crate::Flow,
     ) -> io::Result<Outcome> {
-        if self.missing.load(Ordering::Relaxed) {
+        if tool.missing.load(Ordering::Relaxed) {
             return Ok(Outcome::MissingBefore);
         }
+        // A tool that reads a path gets the file's own, or a private copy
+        // of an archive member (removed when it is dropped, after the
+        // child is reaped).
+        let mut copy = None;
+        let (stdin, path) = match tool.input {
+            Input::Stdin => (Stdio::from(subject.file), None),
+            Input::Path => match subject.path {
+                Some(path) => (Stdio::null(), Some(path.to_vec())),
+                None => {
+                    let temp = private_copy(&subject.file, subject.name)?;
+                    let path =
+                        AsRef::<std::path::Path>::as_ref(&temp).as_os_str().as_bytes().to_vec();
+                    copy = Some(temp);
+                    (Stdio::null(), Some(path))
+                }
+            },
+        };
         let _slot = self.slot();
-        let spawned = Command::new(tool.program)
-            .args(tool.args)
-            .stdin(Stdio::from(document))
+        let spawned = Command::new(&tool.program)
+            .args(tool.args_for(path.as_deref()))
+            .stdin(stdin)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn();
         let mut child = match spawned {
             Ok(child) => child,
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                if self.missing.swap(true, Ordering::Relaxed) {
+                if tool.missing.swap(true, Ordering::Relaxed) {
+                    return Ok(Outcome::MissingBefore);
+                }
+                let (from, reported) = match &tool.origin {
+                    Provenance::Required { package } => (format!("({package})"), true),
+                    Provenance::Optional { .. } => (String::new(), false),
+                    Provenance::Configured { file } => {
+                        (format!("(extractor '{}' of {})", tool.name, file.display()), true)
+                    }
+                };
+                if !reported {
                     return Ok(Outcome::MissingBefore);
                 }
                 return Ok(Outcome::Missing(io::Error::new(
                     e.kind(),
                     format!(
-                        "cannot run {} ({}): {e}; documents it reads are searched as bytes",
-                        tool.program, tool.package
+                        "cannot run {} {from}: {e}; documents it reads are searched as bytes",
+                        tool.program.to_string_lossy()
                     ),
                 )));
             }
             Err(e) => {
-                return Err(io::Error::new(e.kind(), format!("cannot run {}: {e}", tool.program)))
+                return Err(io::Error::new(
+                    e.kind(),
+                    format!("cannot run {}: {e}", tool.program.to_string_lossy()),
+                ))
             }
         };
         limit_memory(&child, self.limits.max_memory);
         let mut stdout = child.stdout.take().expect("stdout is piped");
-        let watchdog = Watchdog::start(&child, self.limits.timeout, self.cancel.clone());
+        let timeout = tool.timeout.unwrap_or(self.limits.timeout);
+        let watchdog = Watchdog::start(&child, timeout, self.cancel.clone());
         let mut capped =
             Capped { inner: &mut stdout, left: self.limits.max_output, over: false, eof: false };
         let flow = text(&mut capped);
@@ -198,6 +181,7 @@ impl Runner {
         drop(stdout);
         let killed = watchdog.finish(&mut child, eof);
         let status = child.wait()?;
+        drop(copy);
         if flow == crate::Flow::Stop || (!eof && !over && killed == Killed::No) {
             // The search stopped before the text ended (-l, -q, -m, or an
             // error it reports itself): how the child ended does not matter.
@@ -206,7 +190,7 @@ impl Runner {
         if over {
             return Err(io::Error::other(format!(
                 "{} wrote more than {} MiB; killed",
-                tool.program,
+                tool.program.to_string_lossy(),
                 self.limits.max_output >> 20
             )));
         }
@@ -215,8 +199,8 @@ impl Runner {
                 io::ErrorKind::TimedOut,
                 format!(
                     "{} ran longer than {} s; killed",
-                    tool.program,
-                    self.limits.timeout.as_secs()
+                    tool.program.to_string_lossy(),
+                    timeout.as_secs_f64()
                 ),
             ));
         }
@@ -242,7 +226,7 @@ impl Drop for Slot<'_> {
 }
 
 /// Why a tool failed, in words (pdftotext's exit codes).
-fn failure(tool: Tool, status: std::process::ExitStatus) -> String {
+fn failure(tool: &Tool, status: std::process::ExitStatus) -> String {
     use std::os::unix::process::ExitStatusExt;
     match (status.code(), status.signal()) {
         (Some(1), _) if tool.program == "pdftotext" => {
@@ -251,9 +235,9 @@ fn failure(tool: Tool, status: std::process::ExitStatus) -> String {
         (Some(3), _) if tool.program == "pdftotext" => {
             "encrypted PDF, not searched (pdftotext: exit 3, no permission)".into()
         }
-        (Some(c), _) => format!("{} failed (exit {c})", tool.program),
-        (None, Some(s)) => format!("{} was killed by signal {s}", tool.program),
-        (None, None) => format!("{} failed", tool.program),
+        (Some(c), _) => format!("{} failed (exit {c})", tool.program.to_string_lossy()),
+        (None, Some(s)) => format!("{} was killed by signal {s}", tool.program.to_string_lossy()),
+        (None, None) => format!("{} failed", tool.program.to_string_lossy()),
     }
 }
 
@@ -352,4 +336,20 @@ impl Watchdog {
         }
         killed
     }
+}
+
+/// A private copy of `file` for a tool that reads a path: a new file of
+/// mode 0600 with a random name in the temporary directory, ending with the
+/// extension of `name` (some tools go by it); removed when it is dropped.
+fn private_copy(file: &File, name: &[u8]) -> io::Result<tempfile::TempPath> {
+    let base = name.rsplit(|&b| b == b'/' || b == b'{' || b == b'}').find(|p| !p.is_empty());
+    let ext: String = base
+        .and_then(|b| b.iter().rposition(|&c| c == b'.').map(|i| &b[i + 1..]))
+        .filter(|e| !e.is_empty() && e.len() <= 16 && e.iter().all(u8::is_ascii_alphanumeric))
+        .map(|e| format!(".{}", String::from_utf8_lossy(e)))
+        .unwrap_or_default();
+    let mut temp = tempfile::Builder::new().prefix("trawl-").suffix(&ext).tempfile()?;
+    io::copy(&mut crate::Positional { file, at: 0 }, temp.as_file_mut())?;
+    temp.as_file_mut().flush()?;
+    Ok(temp.into_temp_path())
 }

@@ -18,6 +18,23 @@ pub enum Kind {
     Zip,
     /// A PDF document.
     Pdf,
+    /// A PostScript program (also EPS).
+    PostScript,
+    /// A TeX DVI file.
+    Dvi,
+    /// An OLE2 compound file: legacy Office (doc, xls, ppt), also msi, msg.
+    Ole,
+    /// A file a configured extractor reads (by its name and/or first
+    /// bytes): the extractor's place in the configuration. Never told by
+    /// [`detect`].
+    Configured(usize),
+}
+
+impl Kind {
+    /// Whether it is a document whose text a tool extracts.
+    pub fn is_document(self) -> bool {
+        matches!(self, Kind::Pdf | Kind::PostScript | Kind::Dvi | Kind::Ole | Kind::Configured(_))
+    }
 }
 
 /// A compression format.
@@ -65,6 +82,13 @@ pub fn detect(head: &[u8]) -> Kind {
         Kind::Zip
     } else if head.starts_with(b"%PDF-") {
         Kind::Pdf
+    } else if head.starts_with(b"%!PS") || head.starts_with(&[0xc5, 0xd0, 0xd3, 0xc6]) {
+        Kind::PostScript
+    } else if head.starts_with(&[0xf7, 0x02, 0x01, 0x83, 0x92, 0xc0]) {
+        // TeX's preamble: version 2, numerator 25400000.
+        Kind::Dvi
+    } else if head.starts_with(&[0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]) {
+        Kind::Ole
     } else if head.get(257..262) == Some(b"ustar") {
         Kind::Tar
     } else {
@@ -89,6 +113,12 @@ mod tests {
         tar[257..263].copy_from_slice(b"ustar\0");
         assert_eq!(detect(&tar), Kind::Tar);
         assert_eq!(detect(b"%PDF-1.5\n%"), Kind::Pdf);
+        assert_eq!(detect(b"%!PS-Adobe-3.0 EPSF-3.0\n"), Kind::PostScript);
+        assert_eq!(detect(b"\xc5\xd0\xd3\xc6\x1e\0"), Kind::PostScript);
+        assert_eq!(detect(b"%!\n"), Kind::Plain);
+        assert_eq!(detect(b"\xf7\x02\x01\x83\x92\xc0\x1c;"), Kind::Dvi);
+        assert_eq!(detect(b"\xf7\x02hello"), Kind::Plain);
+        assert_eq!(detect(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1\0"), Kind::Ole);
         assert_eq!(detect(b"hello\n"), Kind::Plain);
         assert_eq!(detect(b""), Kind::Plain);
     }

@@ -54,15 +54,18 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 mod archive;
+mod by_tool;
 pub mod cache;
+pub mod configured;
 mod decode;
 mod decoded;
 mod document;
 mod external;
 mod guard;
 mod kind;
-mod pdf;
+mod ole;
 mod spool;
+pub mod tools;
 
 pub use document::Document;
 pub use external::ExternalLimits;
@@ -192,6 +195,10 @@ pub struct Extractor {
     /// Opened at the first document that needs it (None inside: it could
     /// not be opened, which was reported once).
     cache: std::sync::OnceLock<Option<cache::Cache>>,
+    /// The built-in document readers.
+    builtins: tools::Builtins,
+    /// The user's, asked first.
+    configured: Vec<configured::Configured>,
 }
 
 impl Default for Extractor {
@@ -210,6 +217,36 @@ impl Extractor {
             cache_dir: None,
             cache_limit: cache::DEFAULT_LIMIT,
             cache: std::sync::OnceLock::new(),
+            builtins: tools::Builtins::default(),
+            configured: Vec::new(),
+        }
+    }
+
+    /// Documents that `configured` claim are read by them (asked in order,
+    /// before the built-in readers).
+    pub fn with_configured(mut self, configured: Vec<configured::Configured>) -> Self {
+        self.configured = configured;
+        self
+    }
+
+    /// The configured extractors, then the built-in tools.
+    pub fn tools(&self) -> (&[configured::Configured], [&tools::Tool; 5]) {
+        (&self.configured, self.builtins.all())
+    }
+
+    /// The kind of `name` (a file or member) with first bytes `head`, as
+    /// this extractor reads it: documents only when they are read as text,
+    /// a configured extractor's files as [`Kind::Configured`].
+    fn kind_of(&self, name: &[u8], head: &[u8]) -> Kind {
+        if !self.limits.documents {
+            return match detect(head) {
+                kind if kind.is_document() => Kind::Plain,
+                kind => kind,
+            };
+        }
+        match self.configured.iter().position(|c| c.claims(name, head)) {
+            Some(i) => Kind::Configured(i),
+            None => detect(head),
         }
     }
 
@@ -221,17 +258,21 @@ impl Extractor {
         self
     }
 
-    /// The kind of an open file, from its first bytes, read without moving
-    /// its offset.
-    pub fn sniff(file: &File) -> io::Result<Kind> {
+    /// The kind of the open file `path` as this extractor reads it, from
+    /// its first bytes (read without moving its offset) and, for a
+    /// configured extractor, its name: [`Kind::Plain`] when it is searched
+    /// as it is.
+    pub fn sniff(&self, path: &[u8], file: &File) -> io::Result<Kind> {
         let mut head = [0u8; HEAD];
         let n = read_head(&mut Positional { file, at: 0 }, &mut head)?;
-        Ok(detect(&head[..n]))
+        Ok(self.kind_of(path, &head[..n]))
     }
 
-    /// Visits the text inside `file`, whose kind [`Extractor::sniff`] told
-    /// (a zip is read through its directory; anything else as a stream).
-    pub fn file(&self, name: &[u8], file: &File, kind: Kind, visit: &mut dyn Visit) -> Flow {
+    /// Visits the text inside `file`, opened by the path `path` (also its
+    /// display name), whose kind [`Extractor::sniff`] told (a zip is read
+    /// through its directory; anything else as a stream).
+    pub fn file(&self, path: &[u8], file: &File, kind: Kind, visit: &mut dyn Visit) -> Flow {
+        let name = path;
         match kind {
             Kind::Zip if self.limits.max_depth > 0 => self.zip(name, file, 1, Origin::Whole, visit),
             Kind::Compressed(codec) if decoded::is_slow(codec) && self.limits.max_depth > 0 => {
@@ -240,11 +281,12 @@ impl Extractor {
                     None => self.stream_from(name, &mut &*file, 0, Origin::Whole, visit),
                 }
             }
-            Kind::Pdf if self.limits.documents => match file.try_clone() {
+            kind if kind.is_document() && self.limits.documents => match file.try_clone() {
                 Ok(document) => {
-                    match self.pdf(name, document, pdf::Identity::File, Origin::Whole, visit) {
+                    let identity = by_tool::Identity::File(path);
+                    match self.document(name, document, kind, identity, Origin::Whole, visit) {
                         Some(flow) => flow,
-                        None => visit.text(name, &mut &*file, Origin::Whole),
+                        None => visit.text(name, &mut Positional { file, at: 0 }, Origin::Whole),
                     }
                 }
                 Err(e) => {
@@ -284,7 +326,11 @@ impl Extractor {
                 return Flow::Continue;
             }
         };
-        let kind = if depth < self.limits.max_depth { detect(&head[..n]) } else { Kind::Plain };
+        let kind = if depth < self.limits.max_depth {
+            self.kind_of(origin.member().map_or(name, |m| m.path), &head[..n])
+        } else {
+            Kind::Plain
+        };
         let mut whole = (&head[..n]).chain(r);
         match kind {
             Kind::Plain => visit.text(name, &mut whole, origin),
@@ -295,7 +341,7 @@ impl Extractor {
                     Flow::Continue
                 }
             },
-            Kind::Pdf if self.limits.documents => {
+            Kind::Pdf | Kind::PostScript | Kind::Dvi | Kind::Ole | Kind::Configured(_) => {
                 let mut document = match spool::Spooled::copy(whole, 0) {
                     Ok(spool::Spooled::File(f)) => f,
                     Ok(spool::Spooled::Memory(_)) => unreachable!("nothing is held in memory"),
@@ -311,7 +357,8 @@ impl Extractor {
                         return Flow::Continue;
                     }
                 };
-                match self.pdf(name, for_child, pdf::Identity::Member, origin, visit) {
+                let identity = by_tool::Identity::Member;
+                match self.document(name, for_child, kind, identity, origin, visit) {
                     Some(flow) => flow,
                     None => match document.rewind() {
                         Ok(()) => visit.text(name, &mut document, origin),
@@ -322,7 +369,6 @@ impl Extractor {
                     },
                 }
             }
-            Kind::Pdf => visit.text(name, &mut whole, origin),
             Kind::Tar => self.tar(name, whole, depth + 1, origin, visit),
             Kind::Zip => match spool::Spooled::copy(whole, self.limits.spool_in_memory) {
                 Ok(spooled) => self.zip(name, spooled, depth + 1, origin, visit),
@@ -361,6 +407,18 @@ impl Read for Positional<'_> {
         let n = self.file.read_at(buf, self.at)?;
         self.at += n as u64;
         Ok(n)
+    }
+}
+
+impl Seek for Positional<'_> {
+    fn seek(&mut self, pos: io::SeekFrom) -> io::Result<u64> {
+        let at = match pos {
+            io::SeekFrom::Start(n) => Some(n),
+            io::SeekFrom::Current(d) => self.at.checked_add_signed(d),
+            io::SeekFrom::End(d) => self.file.metadata()?.len().checked_add_signed(d),
+        };
+        self.at = at.ok_or_else(|| io::Error::from(io::ErrorKind::InvalidInput))?;
+        Ok(self.at)
     }
 }
 

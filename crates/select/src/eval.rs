@@ -327,7 +327,7 @@ impl<'a> Evaluator<'a> {
         let Some(ex) = &self.cmd.extractor else { return self.sniff(e, judge) };
         let mut f = self.open_regular(e)?;
         // The kind is read with pread: `f` still reads from its start.
-        match trawl_extract::Extractor::sniff(&f) {
+        match ex.sniff(e.path(), &f) {
             Ok(trawl_extract::Kind::Plain) | Err(_) => Some(judge_first_block(&mut f, judge)),
             Ok(kind) => {
                 let mut errors = Vec::new();
@@ -370,7 +370,7 @@ impl<'a> Evaluator<'a> {
             Searcher::new(SearcherConfig { cancel: cancel.clone(), ..SearcherConfig::default() })
         });
         if let Some(ex) = &self.cmd.extractor {
-            match trawl_extract::Extractor::sniff(&f) {
+            match ex.sniff(e.path(), &f) {
                 Ok(trawl_extract::Kind::Plain) | Err(_) => {}
                 Ok(kind) => {
                     let mut errors = Vec::new();

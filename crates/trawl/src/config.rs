@@ -437,36 +437,43 @@ impl Config {
             stdin_label: m
                 .get_one::<OsString>("label")
                 .map_or_else(|| b"(standard input)".to_vec(), |l| l.as_bytes().to_vec()),
-            extract: (flag("search_zip") || flag("docs")).then(|| {
-                let mut limits =
-                    trawl_extract::Limits { documents: flag("docs"), ..Default::default() };
-                if let Some(&n) = m.get_one::<usize>("max_archive_depth") {
-                    limits.max_depth = n;
-                }
-                if let Some(&n) = m.get_one::<usize>("extract_jobs") {
-                    limits.external.jobs = n;
-                }
-                if let Some(&s) = m.get_one::<u64>("extract_timeout") {
-                    limits.external.timeout = std::time::Duration::from_secs(s);
-                }
-                extractor(limits, &cancel, !flag("no_cache"))
-            }),
+            extract: match flag("search_zip") || flag("docs") {
+                false => None,
+                true => Some({
+                    let mut limits =
+                        trawl_extract::Limits { documents: flag("docs"), ..Default::default() };
+                    if let Some(&n) = m.get_one::<usize>("max_archive_depth") {
+                        limits.max_depth = n;
+                    }
+                    if let Some(&n) = m.get_one::<usize>("extract_jobs") {
+                        limits.external.jobs = n;
+                    }
+                    if let Some(&s) = m.get_one::<u64>("extract_timeout") {
+                        limits.external.timeout = std::time::Duration::from_secs(s);
+                    }
+                    extractor(limits, &cancel, !flag("no_cache"))?
+                }),
+            },
         })
     }
 }
 
 /// The extractor for `limits`, with the cache of extracted text under
-/// `$XDG_CACHE_HOME/trawl` unless `cache` is false.
+/// `$XDG_CACHE_HOME/trawl` unless `cache` is false, and, when documents
+/// are read, the user's extractors (an error in their file is the error).
 pub fn extractor(
     limits: trawl_extract::Limits,
     cancel: &Cancel,
     cache: bool,
-) -> trawl_extract::Extractor {
-    let extractor = trawl_extract::Extractor::new(limits, cancel.flag());
-    match trawl_extract::cache::default_dir() {
+) -> Result<trawl_extract::Extractor, String> {
+    let mut extractor = trawl_extract::Extractor::new(limits, cancel.flag());
+    if limits.documents {
+        extractor = extractor.with_configured(crate::extractors::load()?);
+    }
+    Ok(match trawl_extract::cache::default_dir() {
         Some(dir) if cache => extractor.with_cache(dir, trawl_extract::cache::DEFAULT_LIMIT),
         _ => extractor,
-    }
+    })
 }
 
 /// Standard output's (device, inode) if it is a regular file and the mode

@@ -155,7 +155,13 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
     if cmd.extraction != Extraction::Bytes {
         let documents = cmd.extraction == Extraction::Documents;
         let limits = trawl_extract::Limits { documents, ..Default::default() };
-        cmd.extractor = Some(crate::config::extractor(limits, &cmd.cancel, true));
+        match crate::config::extractor(limits, &cmd.cancel, true) {
+            Ok(ex) => cmd.extractor = Some(ex),
+            Err(msg) => {
+                eprintln!("trawl: {msg}");
+                return ExitCode::from(1);
+            }
+        }
     }
     let mut walk = WalkBuilder::new();
     walk.threads(threads)

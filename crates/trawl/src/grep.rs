@@ -446,7 +446,7 @@ impl Visitor for GrepVisitor<'_> {
             return WalkState::Continue;
         }
         if let Some(ex) = &cfg.extract {
-            match trawl_extract::Extractor::sniff(&file) {
+            match ex.sniff(entry.path(), &file) {
                 Ok(trawl_extract::Kind::Plain) if !included => return WalkState::Continue,
                 Ok(trawl_extract::Kind::Plain) => {}
                 Ok(kind) => {

@@ -22,6 +22,7 @@
 mod args;
 mod cache_cmd;
 mod config;
+mod extractors;
 mod find;
 mod grep;
 mod interrupt;
@@ -51,6 +52,9 @@ fn main() -> ExitCode {
     }
     if argv.get(1).is_some_and(|a| a == "cache") {
         return cache_cmd::main(argv.split_off(2));
+    }
+    if argv.get(1).is_some_and(|a| a == "extractors") {
+        return extractors::main(argv.split_off(2));
     }
     let command = args::command();
     let argv = args::preprocess(argv, &command);

@@ -11,7 +11,8 @@
 //!   order) against GNU grep given the files in walk order.
 //! - `find`: `trawl find` against GNU find, on the trees of `find_fixtures`.
 //! - `documents`: `--docs` on PDFs against pdftotext piped into GNU grep,
-//!   and the extractor processes' faults.
+//!   and the extractor processes' faults; `extractors`: PostScript, DVI,
+//!   legacy Word/Excel through their tools, and configured extractors.
 //! - `extract`: `--search-zip` against gzip, bzip2, xz, zstd, lz4, tar and
 //!   unzip piped into GNU grep.
 //! - `faults`: special files, loops, permissions, races, huge inputs,
@@ -27,6 +28,7 @@ mod util;
 
 mod documents;
 mod extract;
+mod extractors;
 mod faults;
 mod files;
 mod find;

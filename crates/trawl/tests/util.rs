@@ -242,7 +242,11 @@ impl Cmd {
             .env_remove("TERM")
             // Never the user's cache of extracted text (tests that look at
             // the cache set their own).
-            .env("XDG_CACHE_HOME", test_cache_dir());
+            .env("XDG_CACHE_HOME", test_cache_dir())
+            // Nor the user's configuration (extractors, git's global
+            // excludes): tests that need one set their own.
+            .env("XDG_CONFIG_HOME", test_cache_dir().join("no-config"))
+            .env_remove("TRAWL_EXTRACTORS");
         for (k, v) in &self.env {
             c.env(k, v);
         }

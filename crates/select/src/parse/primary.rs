@@ -423,8 +423,8 @@ pub(crate) fn type_bit(t: trawl_walk::FileType) -> u16 {
     }
 }
 
-/// The kinds `-kind` names, comma-separated; `compressed` and `archive`
-/// stand for their groups.
+/// The kinds `-kind` names, comma-separated; `compressed`, `archive` and
+/// `document` stand for their groups.
 fn kinds(list: &[u8]) -> Result<Vec<trawl_extract::Kind>, String> {
     use trawl_extract::{Codec, Kind};
     let mut out = Vec::new();
@@ -443,10 +443,14 @@ fn kinds(list: &[u8]) -> Result<Vec<trawl_extract::Kind>, String> {
             b"zip" => out.push(Kind::Zip),
             b"archive" => out.extend([Kind::Tar, Kind::Zip]),
             b"pdf" => out.push(Kind::Pdf),
+            b"postscript" | b"ps" => out.push(Kind::PostScript),
+            b"dvi" => out.push(Kind::Dvi),
+            b"ole" => out.push(Kind::Ole),
+            b"document" => out.extend([Kind::Pdf, Kind::PostScript, Kind::Dvi, Kind::Ole]),
             b"plain" => out.push(Kind::Plain),
             _ => {
                 return Err(format!(
-                    "-kind: unknown kind '{}'; kinds are gzip, bzip2, xz, zstd, lz4, compressed, tar, zip, archive, pdf, plain",
+                    "-kind: unknown kind '{}'; kinds are gzip, bzip2, xz, zstd, lz4, compressed, tar, zip, archive, pdf, postscript, dvi, ole, document, plain",
                     show(name)
                 ))
             }

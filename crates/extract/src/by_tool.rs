@@ -1,18 +1,23 @@
-//! PDFs: their text from `pdftotext`, or from the cache when a run before
-//! made it (see [`crate::cache`]).
+//! Documents read by a tool (PDFs through `pdftotext`, the others of
+//! [`crate::tools`]): their text from the cache when a run before made it
+//! (see [`crate::cache`]), else from the tool.
 
 use std::fs::File;
 use std::io::{self, Read};
 
 use crate::cache::{content_key, stat_key, Cache, Recorder};
-use crate::external::{Outcome, PDFTOTEXT};
+use crate::external::{Outcome, Subject};
+use crate::kind::Kind;
+use crate::ole::Office;
+use crate::tools::{Pages, Tool};
 use crate::{Extractor, Flow, Origin, Positional, Visit};
 
 /// What tells a document's identity to the cache.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
-pub(crate) enum Identity {
-    /// A file of the tree: its inode and times first, its bytes on a miss.
-    File,
+pub(crate) enum Identity<'p> {
+    /// A file of the tree, opened by this path: its inode and times first,
+    /// its bytes on a miss.
+    File(&'p [u8]),
     /// Bytes of an archive member (in an anonymous file): their hash.
     Member,
 }
@@ -47,46 +52,88 @@ impl Extractor {
         cache.as_ref()
     }
 
-    /// Searches the text of the PDF `document`; None when pdftotext is
-    /// missing and the document must be searched as bytes.
-    pub(crate) fn pdf(
+    /// The tool that reads a document of this kind; None when none does
+    /// (an OLE2 file that is no Office document: it is searched as bytes).
+    fn tool_for(&self, kind: Kind, document: &File) -> io::Result<Option<&Tool>> {
+        let b = &self.builtins;
+        Ok(match kind {
+            Kind::Pdf => Some(&b.pdf),
+            Kind::PostScript => Some(&b.postscript),
+            Kind::Dvi => Some(&b.dvi),
+            Kind::Ole => crate::ole::office(document)?.map(|office| match office {
+                Office::Word => &b.word,
+                Office::Excel => &b.excel,
+            }),
+            Kind::Configured(i) => self.configured.get(i).map(|c| &c.tool),
+            _ => None,
+        })
+    }
+
+    /// Searches the text of `document`, of a kind [`Kind::is_document`]
+    /// tells. None when no
+    /// tool reads it (or its tool is missing) and it must be searched as
+    /// bytes.
+    pub(crate) fn document(
         &self,
         name: &[u8],
         document: File,
-        identity: Identity,
+        kind: Kind,
+        identity: Identity<'_>,
         origin: Origin<'_>,
         visit: &mut dyn Visit,
     ) -> Option<Flow> {
-        let tool = self.runner.identity(PDFTOTEXT);
-        let cache = match &tool {
+        let tool = match self.tool_for(kind, &document) {
+            Ok(Some(tool)) => tool,
+            Ok(None) => return None,
+            Err(e) => {
+                visit.error(name, &e);
+                return Some(Flow::Continue);
+            }
+        };
+        let tool_id = tool.identity();
+        let cache = match tool_id {
             Some(_) => self.cache_for(name, visit),
             None => None,
         };
         // The keys: the file's (fast, on every run) and its bytes' (on a
         // miss: copies, moves and members hit).
         let mut keys: Vec<Vec<u8>> = Vec::new();
-        if let (Some(cache), Some(tool)) = (cache, &tool) {
-            if identity == Identity::File {
-                if let Ok(key) = stat_key(&document, tool) {
-                    if let Some(flow) = self.cached(cache, &key, &[], name, origin, visit) {
+        if let (Some(cache), Some(tool_id)) = (cache, tool_id) {
+            if let Identity::File(_) = identity {
+                if let Ok(key) = stat_key(&document, tool_id) {
+                    if let Some(flow) = self.cached(cache, tool, &key, &[], name, origin, visit) {
                         return Some(flow);
                     }
                     keys.push(key);
                 }
             }
-            if let Ok(key) = content_key(Positional { file: &document, at: 0 }, tool) {
+            if let Ok(key) = content_key(Positional { file: &document, at: 0 }, tool_id) {
                 let aliases: Vec<&[u8]> = keys.iter().map(Vec::as_slice).collect();
-                if let Some(flow) = self.cached(cache, &key, &aliases, name, origin, visit) {
+                if let Some(flow) = self.cached(cache, tool, &key, &aliases, name, origin, visit) {
                     return Some(flow);
                 }
                 keys.insert(0, key);
             }
         }
+        // A tool that reads the path reads what is there when it runs: if
+        // the file was replaced meanwhile, its text is not cached.
+        let opened = document.metadata().ok();
+        let path = match identity {
+            Identity::File(path) => Some(path),
+            Identity::Member => None,
+        };
         let mut recorder = Recorder::new(MAX_CACHED);
         let outcome = {
-            let mut text = |r: &mut dyn Read| recorded(name, r, origin, &mut recorder, visit);
-            self.runner.run(PDFTOTEXT, document, &mut text)
+            let mut text =
+                |r: &mut dyn Read| recorded(name, r, tool.pages, origin, &mut recorder, visit);
+            let subject = Subject { file: document, path, name };
+            self.runner.run(tool, subject, &mut text)
         };
+        if tool.input == crate::tools::Input::Path
+            && path.is_some_and(|p| !same_file(p, opened.as_ref()))
+        {
+            keys.clear();
+        }
         let store = |recorder: Recorder, failure: Option<String>| {
             if let (Some(cache), Some((key, aliases)), Some(entry)) =
                 (cache, keys.split_first(), recorder.finish(failure))
@@ -125,9 +172,11 @@ impl Extractor {
 
     /// Answers from the cache, if it holds `key`; then makes each alias
     /// find it too.
+    #[allow(clippy::too_many_arguments)]
     fn cached(
         &self,
         cache: &Cache,
+        tool: &Tool,
         key: &[u8],
         aliases: &[&[u8]],
         name: &[u8],
@@ -138,7 +187,10 @@ impl Extractor {
         if !aliases.is_empty() {
             let _ = cache.put(key, aliases, &entry);
         }
-        let flow = visit.pages(name, &mut entry.text(), origin);
+        let flow = match tool.pages {
+            Pages::FormFeed => visit.pages(name, &mut entry.text(), origin),
+            Pages::None => visit.text(name, &mut entry.text(), origin),
+        };
         if let Some(failure) = entry.failure {
             visit.error(name, &io::Error::new(io::ErrorKind::InvalidData, failure));
         }
@@ -152,12 +204,16 @@ impl Extractor {
 pub(crate) fn recorded(
     name: &[u8],
     r: &mut dyn Read,
+    pages: Pages,
     origin: Origin<'_>,
     recorder: &mut Recorder,
     visit: &mut dyn Visit,
 ) -> Flow {
     let mut tee = Tee { inner: r, recorder, eof: false };
-    let flow = visit.pages(name, &mut tee, origin);
+    let flow = match pages {
+        Pages::FormFeed => visit.pages(name, &mut tee, origin),
+        Pages::None => visit.text(name, &mut tee, origin),
+    };
     if flow == Flow::Continue && !tee.eof {
         let _ = io::copy(&mut tee, &mut io::sink());
     }
@@ -183,4 +239,15 @@ impl Read for Tee<'_> {
         self.recorder.add(&buf[..n]);
         Ok(n)
     }
+}
+
+/// Whether `path` is still the file whose metadata is `opened`.
+fn same_file(path: &[u8], opened: Option<&std::fs::Metadata>) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    use std::os::unix::fs::MetadataExt;
+    let (Some(a), Ok(b)) = (opened, std::fs::metadata(std::ffi::OsStr::from_bytes(path))) else {
+        return false;
+    };
+    (a.dev(), a.ino(), a.size(), a.mtime(), a.mtime_nsec(), a.ctime(), a.ctime_nsec())
+        == (b.dev(), b.ino(), b.size(), b.mtime(), b.mtime_nsec(), b.ctime(), b.ctime_nsec())
 }

@@ -1,0 +1,282 @@
+//! Extractors the user configures: a TOML file of `[[extractor]]` tables,
+//! each a command that writes a document's text on its standard output,
+//! and the files it reads, chosen by name (globs) and/or first bytes
+//! (magic). They are asked before the built-in ones, in the file's order.
+//!
+//! ```toml
+//! [[extractor]]
+//! name = "djvu"
+//! glob = ["*.djvu", "*.djv"]     # file names; with a slash, the whole path
+//! magic = "AT&TFORM"             # first bytes (\xNN or \u00NN for any byte)
+//! command = ["djvutxt", "{}", "/dev/stdout"]   # {}: the document's path
+//! timeout = 60                   # seconds (default: --extract-timeout)
+//! pages = true                   # the output ends each page with a form feed
+//! ```
+//!
+//! A table needs `glob` (or `iglob`, without regard to case) or `magic`;
+//! given both, a file must match both. Without `{}` in `command`, the
+//! document is the command's standard input.
+
+use std::ffi::OsString;
+use std::path::Path;
+use std::time::Duration;
+
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::kind::HEAD;
+use crate::tools::{Pages, Provenance, Tool};
+
+/// A configured extractor: which files, and the tool that reads them.
+#[derive(Debug)]
+pub struct Configured {
+    /// The command.
+    pub tool: Tool,
+    /// Globs matched against a name's last component.
+    base: Option<GlobSet>,
+    /// Globs (holding a slash) matched against the whole name.
+    whole: Option<GlobSet>,
+    /// What the first bytes must start with (one of them).
+    magic: Vec<Vec<u8>>,
+    /// Where the magic bytes are.
+    offset: usize,
+    /// How the table chose its files, for `trawl extractors`.
+    pub rule: String,
+}
+
+impl Configured {
+    /// Whether this extractor reads the file or member `name` whose first
+    /// bytes are `head`.
+    pub fn claims(&self, name: &[u8], head: &[u8]) -> bool {
+        let named = match (&self.base, &self.whole) {
+            (None, None) => true,
+            (base, whole) => {
+                let last = name.rsplit(|&b| b == b'/').next().unwrap_or(name);
+                base.as_ref().is_some_and(|g| g.is_match(bytes_path(last)))
+                    || whole.as_ref().is_some_and(|g| g.is_match(bytes_path(name)))
+            }
+        };
+        named
+            && (self.magic.is_empty()
+                || self
+                    .magic
+                    .iter()
+                    .any(|m| head.get(self.offset..).is_some_and(|h| h.starts_with(m))))
+    }
+}
+
+fn bytes_path(b: &[u8]) -> &Path {
+    use std::os::unix::ffi::OsStrExt;
+    Path::new(std::ffi::OsStr::from_bytes(b))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileTables {
+    #[serde(default)]
+    extractor: Vec<Spanned<Table>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Table {
+    name: String,
+    #[serde(default)]
+    glob: OneOrMany,
+    #[serde(default)]
+    iglob: OneOrMany,
+    #[serde(default)]
+    magic: OneOrMany,
+    #[serde(default)]
+    magic_offset: usize,
+    command: Vec<String>,
+    timeout: Option<f64>,
+    #[serde(default)]
+    pages: bool,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(untagged)]
+enum OneOrMany {
+    #[default]
+    None,
+    One(String),
+    Many(Vec<String>),
+}
+
+impl OneOrMany {
+    fn items(&self) -> &[String] {
+        match self {
+            OneOrMany::None => &[],
+            OneOrMany::One(s) => std::slice::from_ref(s),
+            OneOrMany::Many(v) => v,
+        }
+    }
+}
+
+/// Reads the configuration `text` of the file `file`. An error is one line:
+/// `FILE:LINE:COLUMN: what is wrong`.
+pub fn parse(text: &str, file: &Path) -> Result<Vec<Configured>, String> {
+    let at = |span: Option<std::ops::Range<usize>>, msg: &str| {
+        let start = span.map_or(0, |s| s.start).min(text.len());
+        let line = text[..start].matches('\n').count() + 1;
+        let col = start - text[..start].rfind('\n').map_or(0, |i| i + 1) + 1;
+        format!("{}:{line}:{col}: {}", file.display(), msg.trim().replace('\n', " "))
+    };
+    let tables: FileTables = toml::from_str(text).map_err(|e| at(e.span(), e.message()))?;
+    tables
+        .extractor
+        .into_iter()
+        .map(|t| {
+            let span = t.span();
+            table(t.into_inner(), file).map_err(|msg| at(Some(span), &msg))
+        })
+        .collect()
+}
+
+fn table(t: Table, file: &Path) -> Result<Configured, String> {
+    let name = &t.name;
+    let Some((program, args)) = t.command.split_first() else {
+        return Err(format!("extractor '{name}': `command` is empty"));
+    };
+    if program.is_empty() {
+        return Err(format!("extractor '{name}': the command's program is empty"));
+    }
+    if t.glob.items().is_empty() && t.iglob.items().is_empty() && t.magic.items().is_empty() {
+        return Err(format!(
+            "extractor '{name}': give `glob`, `iglob` or `magic` (which files it reads)"
+        ));
+    }
+    let mut base = GlobSetBuilder::new();
+    let mut whole = GlobSetBuilder::new();
+    let (mut any_base, mut any_whole) = (false, false);
+    for (pattern, fold) in
+        t.glob.items().iter().map(|g| (g, false)).chain(t.iglob.items().iter().map(|g| (g, true)))
+    {
+        let glob = GlobBuilder::new(pattern)
+            .literal_separator(true)
+            .case_insensitive(fold)
+            .build()
+            .map_err(|e| format!("extractor '{name}': glob '{pattern}': {}", e.kind()))?;
+        if pattern.contains('/') {
+            whole.add(glob);
+            any_whole = true;
+        } else {
+            base.add(glob);
+            any_base = true;
+        }
+    }
+    let set = |b: GlobSetBuilder, any: bool| -> Result<Option<GlobSet>, String> {
+        if !any {
+            return Ok(None);
+        }
+        b.build().map(Some).map_err(|e| format!("extractor '{name}': {e}"))
+    };
+    let mut magic = Vec::new();
+    for m in t.magic.items() {
+        let bytes: Option<Vec<u8>> = m.chars().map(|c| u8::try_from(u32::from(c)).ok()).collect();
+        let bytes = bytes.ok_or_else(|| {
+            format!("extractor '{name}': magic '{m}' has a character above \\xFF (one byte each)")
+        })?;
+        if bytes.is_empty() || t.magic_offset + bytes.len() > HEAD {
+            return Err(format!(
+                "extractor '{name}': magic '{m}' must be 1 to {HEAD} bytes within the first {HEAD}"
+            ));
+        }
+        magic.push(bytes);
+    }
+    let timeout = match t.timeout {
+        None => None,
+        Some(s) if s.is_finite() && s > 0.0 && s < 1e9 => Some(Duration::from_secs_f64(s)),
+        Some(s) => {
+            return Err(format!(
+                "extractor '{name}': timeout {s} is not a positive number of seconds"
+            ))
+        }
+    };
+    let mut rule = Vec::new();
+    for (key, items) in [("glob", &t.glob), ("iglob", &t.iglob), ("magic", &t.magic)] {
+        if !items.items().is_empty() {
+            rule.push(format!("{key} {}", items.items().join(" ")));
+        }
+    }
+    let args = args.iter().map(OsString::from).collect();
+    let mut tool = Tool::new(
+        name,
+        program.as_ref(),
+        args,
+        Provenance::Configured { file: file.to_path_buf() },
+    );
+    tool.timeout = timeout;
+    tool.pages = if t.pages { Pages::FormFeed } else { Pages::None };
+    Ok(Configured {
+        tool,
+        base: set(base, any_base)?,
+        whole: set(whole, any_whole)?,
+        magic,
+        offset: t.magic_offset,
+        rule: rule.join("; "),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::Input;
+
+    fn one(text: &str) -> Configured {
+        let mut all = parse(text, Path::new("x.toml")).unwrap();
+        assert_eq!(all.len(), 1);
+        all.pop().unwrap()
+    }
+
+    #[test]
+    fn globs_match_names_and_paths_and_magic_the_first_bytes() {
+        let c = one("[[extractor]]\nname = 'djvu'\nglob = ['*.djvu', 'lib/**/*.djv']\n\
+             command = ['djvutxt', '{}', '/dev/stdout']\ntimeout = 2.5\npages = true\n");
+        assert!(c.claims(b"a/b/c.djvu", b""));
+        assert!(c.claims(b"lib/x/y.djv", b""));
+        assert!(!c.claims(b"other/y.djv", b""));
+        assert!(!c.claims(b"c.DJVU", b""));
+        assert_eq!(c.tool.input, Input::Path);
+        assert_eq!(c.tool.pages, Pages::FormFeed);
+        assert_eq!(c.tool.timeout, Some(Duration::from_millis(2500)));
+        let m = one("[[extractor]]\nname = 'ole'\nmagic = \"\\u00D0\\u00CF\\u0011\\u00E0\"\n\
+             iglob = '*.DOC'\ncommand = ['catdoc']\n");
+        assert_eq!(m.tool.input, Input::Stdin);
+        assert!(m.claims(b"x.doc", b"\xd0\xcf\x11\xe0rest"));
+        assert!(!m.claims(b"x.doc", b"\xd0\xcf\x11"));
+        assert!(!m.claims(b"x.txt", b"\xd0\xcf\x11\xe0rest"));
+        // TOML 1.1's \xNN is one byte too.
+        let x = one("[[extractor]]\nname = 'x'\nmagic = \"\\xD0\\xCF\"\ncommand = ['t']\n");
+        assert!(x.claims(b"any", b"\xd0\xcf\x11"));
+        let off =
+            one("[[extractor]]\nname = 'o'\nmagic = 'ab'\nmagic_offset = 2\ncommand = ['t']\n");
+        assert!(off.claims(b"any", b"xxabyy"));
+        assert!(!off.claims(b"any", b"abyy"));
+    }
+
+    #[test]
+    fn mistakes_are_named_by_file_line_and_column() {
+        let err = |text: &str| parse(text, Path::new("c.toml")).unwrap_err();
+        assert_eq!(
+            err("\n[[extractor]]\nname = 'a'\ncommand = []\nglob = '*.a'\n"),
+            "c.toml:2:1: extractor 'a': `command` is empty"
+        );
+        assert_eq!(
+            err("[[extractor]]\nname = 'a'\ncommand = ['x']\n"),
+            "c.toml:1:1: extractor 'a': give `glob`, `iglob` or `magic` (which files it reads)"
+        );
+        assert!(err("[[extractor]]\nname = 'a'\ncomand = ['x']\n")
+            .starts_with("c.toml:3:1: unknown field `comand`"));
+        assert!(err("[[extractor]]\nname = \n").starts_with("c.toml:2:8: "));
+        assert!(err("[[extractor]]\nname = 'a'\nmagic = 'é€'\ncommand = ['x']\n")
+            .contains("above \\xFF"));
+        assert!(
+            err("[[extractor]]\nname = 'a'\nglob = '[a'\ncommand = ['x']\n").contains("glob '[a'")
+        );
+        assert!(!err("[[extractor]]\nname = 'a'\nglob = '*'\ncommand = ['x']\ntimeout = -1\n")
+            .is_empty());
+    }
+}

@@ -1,0 +1,75 @@
+//! The user's extractor configuration (`$TRAWL_EXTRACTORS`, else
+//! `$XDG_CONFIG_HOME/trawl/extractors.toml`), and `trawl extractors`: what
+//! reads which documents, and whether each program is there.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use trawl_extract::configured::{parse, Configured};
+
+/// Where the configuration is looked for.
+pub fn config_path() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("TRAWL_EXTRACTORS").filter(|p| !p.is_empty()) {
+        return Some(PathBuf::from(p));
+    }
+    let config = std::env::var_os("XDG_CONFIG_HOME")
+        .filter(|p| !p.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
+    Some(config.join("trawl").join("extractors.toml"))
+}
+
+/// The configured extractors (none when there is no file); an error names
+/// the file, line and column.
+pub fn load() -> Result<Vec<Configured>, String> {
+    let Some(path) = config_path() else { return Ok(Vec::new()) };
+    match std::fs::read(&path) {
+        Ok(bytes) => {
+            let text = String::from_utf8(bytes).map_err(|e| {
+                format!("{}: not UTF-8 (byte {})", path.display(), e.utf8_error().valid_up_to())
+            })?;
+            parse(&text, &path)
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(format!("{}: {}", path.display(), trawl_diag::io_message(&e))),
+    }
+}
+
+/// `trawl extractors`: one line per extractor, the configured ones first
+/// (the order in which they are asked).
+pub fn main(args: Vec<std::ffi::OsString>) -> ExitCode {
+    if let Some(a) = args.first() {
+        eprintln!("trawl: extractors: unexpected argument '{}'", a.to_string_lossy());
+        return ExitCode::from(2);
+    }
+    let configured = match load() {
+        Ok(c) => c,
+        Err(msg) => {
+            eprintln!("trawl: {msg}");
+            return ExitCode::from(2);
+        }
+    };
+    match config_path() {
+        Some(p) => {
+            println!("configuration: {}{}", p.display(), if p.exists() { "" } else { " (none)" })
+        }
+        None => println!("configuration: none (neither XDG_CONFIG_HOME nor HOME is set)"),
+    }
+    let ex = trawl_extract::Extractor::default().with_configured(configured);
+    let (configured, builtins) = ex.tools();
+    let kinds = ["PDF", "PostScript", "DVI", "Word 97-2003", "Excel 97-2003"];
+    let rows = configured
+        .iter()
+        .map(|c| (c.rule.clone(), &c.tool))
+        .chain(kinds.iter().zip(builtins).map(|(k, t)| (k.to_string(), t)));
+    for (what, tool) in rows {
+        let mut argv = vec![tool.program.to_string_lossy().into_owned()];
+        argv.extend(tool.args.iter().map(|a| a.to_string_lossy().into_owned()));
+        let found = match tool.executable() {
+            Some(p) => p.display().to_string(),
+            None => "MISSING".to_string(),
+        };
+        println!("{}\t{what}\t{}\t{found}\t{}", tool.name, argv.join(" "), tool.provenance());
+    }
+    ExitCode::SUCCESS
+}
