@@ -70,9 +70,8 @@ impl Extractor {
     }
 
     /// Searches the text of `document`, of a kind [`Kind::is_document`]
-    /// tells. None when no
-    /// tool reads it (or its tool is missing) and it must be searched as
-    /// bytes.
+    /// tells. None when no tool reads it (or its tool is missing) and it
+    /// must be searched as bytes.
     pub(crate) fn document(
         &self,
         name: &[u8],

@@ -89,11 +89,39 @@ pub fn detect(head: &[u8]) -> Kind {
         Kind::Dvi
     } else if head.starts_with(&[0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]) {
         Kind::Ole
-    } else if head.get(257..262) == Some(b"ustar") {
+    } else if head.get(257..262) == Some(b"ustar") || is_v7_tar_header(head) {
         Kind::Tar
     } else {
         Kind::Plain
     }
+}
+
+/// Whether `head` starts with a pre-POSIX (v7) tar header, which has no
+/// magic: a name, octal size and mode fields, and a checksum (offset 148,
+/// octal) equal to the sum of the header's bytes with that field counted
+/// as spaces, as GNU tar and file(1) check it.
+fn is_v7_tar_header(head: &[u8]) -> bool {
+    let Some(header) = head.get(..512) else { return false };
+    // Spaces, octal digits, then only NULs and spaces.
+    let octal = |field: &[u8]| -> Option<u64> {
+        let field = &field[field.iter().take_while(|&&b| b == b' ').count()..];
+        let n = field.iter().take_while(|b| (b'0'..=b'7').contains(b)).count();
+        if n == 0 || field[n..].iter().any(|&b| b != 0 && b != b' ') {
+            return None;
+        }
+        field[..n].iter().try_fold(0u64, |v, &d| v.checked_mul(8)?.checked_add(u64::from(d - b'0')))
+    };
+    let Some(sum) = octal(&header[148..156]) else { return false };
+    let computed: u64 = header
+        .iter()
+        .enumerate()
+        .map(|(i, &b)| if (148..156).contains(&i) { u64::from(b' ') } else { u64::from(b) })
+        .sum();
+    header[0] != 0
+        && sum == computed
+        && octal(&header[100..108]).is_some()
+        && octal(&header[124..136]).is_some()
+        && matches!(header[156], 0 | b'0'..=b'7')
 }
 
 #[cfg(test)]
@@ -112,6 +140,17 @@ mod tests {
         let mut tar = vec![0u8; 512];
         tar[257..263].copy_from_slice(b"ustar\0");
         assert_eq!(detect(&tar), Kind::Tar);
+        // A v7 header has no magic: its checksum tells.
+        let mut v7 = vec![0u8; 512];
+        v7[..5].copy_from_slice(b"a.txt");
+        v7[100..108].copy_from_slice(b"0000644\0");
+        v7[124..136].copy_from_slice(b"00000000005\0");
+        v7[156] = b'0';
+        let sum: u32 = v7.iter().map(|&b| u32::from(b)).sum::<u32>() + 8 * u32::from(b' ');
+        v7[148..156].copy_from_slice(format!("{sum:06o}\0 ").as_bytes());
+        assert_eq!(detect(&v7), Kind::Tar);
+        v7[0] = b'b';
+        assert_eq!(detect(&v7), Kind::Plain, "a wrong checksum");
         assert_eq!(detect(b"%PDF-1.5\n%"), Kind::Pdf);
         assert_eq!(detect(b"%!PS-Adobe-3.0 EPSF-3.0\n"), Kind::PostScript);
         assert_eq!(detect(b"\xc5\xd0\xd3\xc6\x1e\0"), Kind::PostScript);

@@ -115,8 +115,10 @@ fn archive_members_search_as_tar_and_unzip_extract_them() {
         sh(t.path(), "tar", &[&format!("-c{flag}f"), archive, "src"]);
     }
     sh(t.path(), "tar", &["--zstd", "-cf", "a.tar.zst", "src"]);
+    // The pre-POSIX format has no magic: its header checksum tells.
+    sh(t.path(), "tar", &["--format=v7", "-czf", "a-v7.tgz", "src"]);
     sh(t.path(), "zip", &["-qr", "a.zip", "src"]);
-    for archive in ["a.tar", "a.tar.gz", "a.tar.bz2", "a.tar.xz", "a.tar.zst"] {
+    for archive in ["a.tar", "a.tar.gz", "a.tar.bz2", "a.tar.xz", "a.tar.zst", "a-v7.tgz"] {
         let listed = sh(t.path(), "tar", &["-tf", archive]);
         let members: Vec<String> = lines(&listed)
             .iter()
