@@ -9,5 +9,6 @@
 
 pub mod grams;
 pub mod plan;
+pub mod segment;
 
 pub use plan::{plan, Query};

@@ -1,0 +1,502 @@
+//! The index file: one immutable segment, written whole and then renamed
+//! into place (see [`crate::store`]), read through a memory map.
+//!
+//! Layout (little-endian): an 8-byte magic, the format version, the
+//! section count, then a table of sections (tag, offset, length, CRC-32C),
+//! then the sections. Every section but the postings is checked when the
+//! file is opened (a few MB for the Linux tree); each gram's postings
+//! carry their own checksum, checked when they are read. A file that fails
+//! a check is refused as corrupt, never read as if it were right.
+//!
+//! Sections: `META` (the root), `DIRS` (each directory's path and stamps,
+//! and its range of entries), `ENTRIES` (name, type, stat key, class of
+//! every entry), `NAMES` (the bytes of paths and names), `GRAMS` (each
+//! gram's postings: offset, length, checksum, sorted by gram) and
+//! `POSTINGS` (roaring bitmaps of entry numbers).
+
+use std::fs::File;
+use std::io::{self, Write};
+
+use roaring::RoaringBitmap;
+
+/// The first bytes of an index file.
+pub const MAGIC: &[u8; 8] = b"TRAWLIX\x01";
+/// Bumped whenever the layout or the meaning of a field changes: an index
+/// of another version is rebuilt, not misread.
+pub const VERSION: u32 = 1;
+
+const TAG_META: u32 = 1;
+const TAG_DIRS: u32 = 2;
+const TAG_ENTRIES: u32 = 3;
+const TAG_NAMES: u32 = 4;
+const TAG_GRAMS: u32 = 5;
+const TAG_POSTINGS: u32 = 6;
+const SECTIONS: usize = 6;
+const HEADER: usize = 16 + SECTIONS * 32;
+
+const DIR_SIZE: usize = 56;
+const ENTRY_SIZE: usize = 48;
+const GRAM_SIZE: usize = 20;
+
+/// A directory's stamps: any change to its entries changes them.
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
+pub struct Stamp {
+    /// Device.
+    pub dev: u64,
+    /// Inode.
+    pub ino: u64,
+    /// Modification time, ns since the epoch.
+    pub mtime_ns: i64,
+    /// Status change time, ns since the epoch.
+    pub ctime_ns: i64,
+}
+
+/// A file's stat key: when it holds, the file's bytes are the ones indexed.
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
+pub struct StatKey {
+    /// Inode.
+    pub ino: u64,
+    /// Size in bytes.
+    pub size: u64,
+    /// Modification time, ns since the epoch.
+    pub mtime_ns: i64,
+    /// Status change time, ns since the epoch.
+    pub ctime_ns: i64,
+}
+
+/// What a directory entry is.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum EntryType {
+    /// A regular file.
+    File,
+    /// A directory.
+    Dir,
+    /// A symbolic link.
+    Symlink,
+    /// A FIFO, socket or device.
+    Other,
+}
+
+/// What a regular file's bytes were found to be.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Class {
+    /// Not a regular file, or not read.
+    Unknown,
+    /// Text: its grams are indexed.
+    Text,
+    /// Binary (a NUL byte in its first block): its grams are indexed too
+    /// (a search reports "binary file matches").
+    Binary,
+    /// Could not be read when indexed: always searched.
+    Unreadable,
+}
+
+/// An entry of a directory.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Entry {
+    /// Its name in its directory.
+    pub name: Vec<u8>,
+    /// Its type.
+    pub kind: EntryType,
+    /// Its stat key (regular files).
+    pub key: StatKey,
+    /// What its bytes are (regular files).
+    pub class: Class,
+}
+
+/// A directory and its entries.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Dir {
+    /// Its path, as the walk gave it.
+    pub path: Vec<u8>,
+    /// Its stamps.
+    pub stamp: Stamp,
+    /// Its entries, in the walk's order.
+    pub entries: Vec<Entry>,
+}
+
+fn type_code(t: EntryType) -> u8 {
+    match t {
+        EntryType::File => 1,
+        EntryType::Dir => 2,
+        EntryType::Symlink => 3,
+        EntryType::Other => 4,
+    }
+}
+
+fn type_of(code: u8) -> Option<EntryType> {
+    Some(match code {
+        1 => EntryType::File,
+        2 => EntryType::Dir,
+        3 => EntryType::Symlink,
+        4 => EntryType::Other,
+        _ => return None,
+    })
+}
+
+fn class_code(c: Class) -> u8 {
+    match c {
+        Class::Unknown => 0,
+        Class::Text => 1,
+        Class::Binary => 2,
+        Class::Unreadable => 3,
+    }
+}
+
+fn class_of(code: u8) -> Option<Class> {
+    Some(match code {
+        0 => Class::Unknown,
+        1 => Class::Text,
+        2 => Class::Binary,
+        3 => Class::Unreadable,
+        _ => return None,
+    })
+}
+
+/// Writes a segment: the root, the directories (entries numbered in order
+/// from 0 across all of them) and each gram's entries.
+pub fn write(
+    out: &mut File,
+    root: &[u8],
+    dirs: &[Dir],
+    postings: &[(u32, RoaringBitmap)],
+) -> io::Result<()> {
+    let mut names = Vec::new();
+    let mut dir_bytes = Vec::with_capacity(dirs.len() * DIR_SIZE);
+    let mut entry_bytes = Vec::new();
+    let mut first = 0u32;
+    for d in dirs {
+        let at = names.len() as u64;
+        names.extend_from_slice(&d.path);
+        dir_bytes.extend_from_slice(&at.to_le_bytes());
+        dir_bytes.extend_from_slice(&(d.path.len() as u32).to_le_bytes());
+        dir_bytes.extend_from_slice(&first.to_le_bytes());
+        dir_bytes.extend_from_slice(&(d.entries.len() as u32).to_le_bytes());
+        dir_bytes.extend_from_slice(&[0; 4]);
+        dir_bytes.extend_from_slice(&d.stamp.dev.to_le_bytes());
+        dir_bytes.extend_from_slice(&d.stamp.ino.to_le_bytes());
+        dir_bytes.extend_from_slice(&d.stamp.mtime_ns.to_le_bytes());
+        dir_bytes.extend_from_slice(&d.stamp.ctime_ns.to_le_bytes());
+        first += d.entries.len() as u32;
+        for e in &d.entries {
+            let at = names.len() as u64;
+            names.extend_from_slice(&e.name);
+            entry_bytes.extend_from_slice(&at.to_le_bytes());
+            entry_bytes.extend_from_slice(&(e.name.len() as u32).to_le_bytes());
+            entry_bytes.push(type_code(e.kind));
+            entry_bytes.push(class_code(e.class));
+            entry_bytes.extend_from_slice(&[0; 2]);
+            entry_bytes.extend_from_slice(&e.key.ino.to_le_bytes());
+            entry_bytes.extend_from_slice(&e.key.size.to_le_bytes());
+            entry_bytes.extend_from_slice(&e.key.mtime_ns.to_le_bytes());
+            entry_bytes.extend_from_slice(&e.key.ctime_ns.to_le_bytes());
+        }
+    }
+    let mut gram_bytes = Vec::with_capacity(postings.len() * GRAM_SIZE);
+    let mut posting_bytes = Vec::new();
+    for (gram, bitmap) in postings {
+        let at = posting_bytes.len() as u64;
+        bitmap.serialize_into(&mut posting_bytes)?;
+        let len = posting_bytes.len() as u64 - at;
+        gram_bytes.extend_from_slice(&gram.to_le_bytes());
+        gram_bytes.extend_from_slice(&at.to_le_bytes());
+        gram_bytes.extend_from_slice(&(len as u32).to_le_bytes());
+        let crc = crc32fast::hash(&posting_bytes[at as usize..]);
+        gram_bytes.extend_from_slice(&crc.to_le_bytes());
+    }
+    let sections: [(u32, &[u8]); SECTIONS] = [
+        (TAG_META, root),
+        (TAG_DIRS, &dir_bytes),
+        (TAG_ENTRIES, &entry_bytes),
+        (TAG_NAMES, &names),
+        (TAG_GRAMS, &gram_bytes),
+        (TAG_POSTINGS, &posting_bytes),
+    ];
+    let mut header = Vec::with_capacity(HEADER);
+    header.extend_from_slice(MAGIC);
+    header.extend_from_slice(&VERSION.to_le_bytes());
+    header.extend_from_slice(&(SECTIONS as u32).to_le_bytes());
+    let mut offset = HEADER as u64;
+    for (tag, data) in sections {
+        header.extend_from_slice(&tag.to_le_bytes());
+        header.extend_from_slice(&[0; 4]);
+        header.extend_from_slice(&offset.to_le_bytes());
+        header.extend_from_slice(&(data.len() as u64).to_le_bytes());
+        // The postings are checked gram by gram.
+        let crc = if tag == TAG_POSTINGS { 0 } else { crc32fast::hash(data) };
+        header.extend_from_slice(&crc.to_le_bytes());
+        header.extend_from_slice(&[0; 4]);
+        offset += data.len() as u64;
+    }
+    let mut w = io::BufWriter::with_capacity(1 << 20, out);
+    w.write_all(&header)?;
+    for (_, data) in sections {
+        w.write_all(data)?;
+    }
+    w.flush()
+}
+
+/// Why an index file cannot be used.
+#[derive(Debug)]
+pub enum Refused {
+    /// It could not be read.
+    Io(io::Error),
+    /// Another trawl's format: it is rebuilt.
+    Version(u32),
+    /// A check failed: it is reported and rebuilt.
+    Corrupt(&'static str),
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refused::Io(e) => write!(f, "{e}"),
+            Refused::Version(v) => write!(f, "made by another version of trawl (format {v})"),
+            Refused::Corrupt(what) => write!(f, "corrupt ({what})"),
+        }
+    }
+}
+
+/// An opened segment, checked.
+pub struct Segment {
+    map: memmap2::Mmap,
+    /// (offset, length) of each section, in tag order.
+    sections: [(usize, usize); SECTIONS],
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().unwrap())
+}
+
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().unwrap())
+}
+
+impl Segment {
+    /// Opens and checks `file` (all but the postings, which are checked as
+    /// they are read).
+    pub fn open(file: &File) -> Result<Segment, Refused> {
+        // SAFETY: index files are written whole to a new name and renamed
+        // into place, never changed after; a reader maps a file no writer
+        // has open. Were it truncated by someone else, reads would fault,
+        // as with any mapped file.
+        let map = unsafe { memmap2::Mmap::map(file) }.map_err(Refused::Io)?;
+        if map.len() < 16 || &map[..8] != MAGIC {
+            return Err(Refused::Corrupt("not a trawl index"));
+        }
+        let version = u32_at(&map, 8);
+        if version != VERSION {
+            return Err(Refused::Version(version));
+        }
+        if u32_at(&map, 12) as usize != SECTIONS || map.len() < HEADER {
+            return Err(Refused::Corrupt("section table"));
+        }
+        let mut sections = [(0, 0); SECTIONS];
+        for (i, s) in sections.iter_mut().enumerate() {
+            let at = 16 + i * 32;
+            let (tag, off, len, crc) = (
+                u32_at(&map, at),
+                u64_at(&map, at + 8),
+                u64_at(&map, at + 16),
+                u32_at(&map, at + 24),
+            );
+            let end = off.checked_add(len).filter(|&e| e <= map.len() as u64);
+            if tag != i as u32 + 1 || end.is_none() {
+                return Err(Refused::Corrupt("section table"));
+            }
+            let (off, len) = (off as usize, len as usize);
+            if tag != TAG_POSTINGS && crc32fast::hash(&map[off..off + len]) != crc {
+                return Err(Refused::Corrupt("checksum"));
+            }
+            *s = (off, len);
+        }
+        let seg = Segment { map, sections };
+        if !seg.section(TAG_DIRS).len().is_multiple_of(DIR_SIZE)
+            || !seg.section(TAG_ENTRIES).len().is_multiple_of(ENTRY_SIZE)
+            || !seg.section(TAG_GRAMS).len().is_multiple_of(GRAM_SIZE)
+        {
+            return Err(Refused::Corrupt("section size"));
+        }
+        Ok(seg)
+    }
+
+    fn section(&self, tag: u32) -> &[u8] {
+        let (off, len) = self.sections[tag as usize - 1];
+        &self.map[off..off + len]
+    }
+
+    /// The root the index is of.
+    pub fn root(&self) -> &[u8] {
+        self.section(TAG_META)
+    }
+
+    fn name(&self, at: u64, len: u32) -> Result<&[u8], Refused> {
+        let names = self.section(TAG_NAMES);
+        let end = (at as usize).checked_add(len as usize).filter(|&e| e <= names.len());
+        end.map(|e| &names[at as usize..e]).ok_or(Refused::Corrupt("name offset"))
+    }
+
+    /// Every directory with its entries, in the order written.
+    pub fn dirs(&self) -> Result<Vec<Dir>, Refused> {
+        let dirs = self.section(TAG_DIRS);
+        let entries = self.section(TAG_ENTRIES);
+        let n_entries = entries.len() / ENTRY_SIZE;
+        let mut out = Vec::with_capacity(dirs.len() / DIR_SIZE);
+        for d in dirs.chunks_exact(DIR_SIZE) {
+            let path = self.name(u64_at(d, 0), u32_at(d, 8))?.to_vec();
+            let (first, n) = (u32_at(d, 12) as usize, u32_at(d, 16) as usize);
+            if first.checked_add(n).is_none_or(|end| end > n_entries) {
+                return Err(Refused::Corrupt("entry range"));
+            }
+            let stamp = Stamp {
+                dev: u64_at(d, 24),
+                ino: u64_at(d, 32),
+                mtime_ns: u64_at(d, 40) as i64,
+                ctime_ns: u64_at(d, 48) as i64,
+            };
+            let mut list = Vec::with_capacity(n);
+            for e in entries[first * ENTRY_SIZE..(first + n) * ENTRY_SIZE].chunks_exact(ENTRY_SIZE)
+            {
+                list.push(Entry {
+                    name: self.name(u64_at(e, 0), u32_at(e, 8))?.to_vec(),
+                    kind: type_of(e[12]).ok_or(Refused::Corrupt("entry type"))?,
+                    class: class_of(e[13]).ok_or(Refused::Corrupt("entry class"))?,
+                    key: StatKey {
+                        ino: u64_at(e, 16),
+                        size: u64_at(e, 24),
+                        mtime_ns: u64_at(e, 32) as i64,
+                        ctime_ns: u64_at(e, 40) as i64,
+                    },
+                });
+            }
+            out.push(Dir { path, stamp, entries: list });
+        }
+        Ok(out)
+    }
+
+    /// The entries holding `gram` (checked against its checksum); None
+    /// when no entry does.
+    pub fn postings(&self, gram: u32) -> Result<Option<RoaringBitmap>, Refused> {
+        let grams = self.section(TAG_GRAMS);
+        let n = grams.len() / GRAM_SIZE;
+        let (mut lo, mut hi) = (0, n);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            match u32_at(grams, mid * GRAM_SIZE).cmp(&gram) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => {
+                    let g = &grams[mid * GRAM_SIZE..(mid + 1) * GRAM_SIZE];
+                    let (at, len, crc) =
+                        (u64_at(g, 4) as usize, u32_at(g, 12) as usize, u32_at(g, 16));
+                    let postings = self.section(TAG_POSTINGS);
+                    let bytes = at
+                        .checked_add(len)
+                        .filter(|&e| e <= postings.len())
+                        .map(|e| &postings[at..e])
+                        .ok_or(Refused::Corrupt("postings offset"))?;
+                    if crc32fast::hash(bytes) != crc {
+                        return Err(Refused::Corrupt("postings checksum"));
+                    }
+                    return RoaringBitmap::deserialize_from(bytes)
+                        .map(Some)
+                        .map_err(|_| Refused::Corrupt("postings"));
+                }
+            }
+        }
+        Ok(None)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Seek, SeekFrom};
+
+    fn sample() -> (Vec<Dir>, Vec<(u32, RoaringBitmap)>) {
+        let entry = |name: &str, kind, class, size| Entry {
+            name: name.as_bytes().to_vec(),
+            kind,
+            key: StatKey { ino: size + 100, size, mtime_ns: -5, ctime_ns: 7 },
+            class,
+        };
+        let dirs = vec![
+            Dir {
+                path: b"root".to_vec(),
+                stamp: Stamp { dev: 1, ino: 2, mtime_ns: 3, ctime_ns: 4 },
+                entries: vec![
+                    entry("a.c", EntryType::File, Class::Text, 10),
+                    entry("sub", EntryType::Dir, Class::Unknown, 0),
+                ],
+            },
+            Dir {
+                path: b"root/sub".to_vec(),
+                stamp: Stamp { dev: 1, ino: 9, mtime_ns: 8, ctime_ns: 7 },
+                entries: vec![entry("b.bin", EntryType::File, Class::Binary, 20)],
+            },
+        ];
+        let postings = vec![
+            (0x616263, RoaringBitmap::from_iter([0u32, 2])),
+            (0x787978, RoaringBitmap::from_iter([2u32])),
+        ];
+        (dirs, postings)
+    }
+
+    fn written() -> File {
+        let (dirs, postings) = sample();
+        let mut f = tempfile::tempfile().unwrap();
+        write(&mut f, b"/the/root", &dirs, &postings).unwrap();
+        f
+    }
+
+    #[test]
+    fn what_is_written_is_read_back() {
+        let f = written();
+        let seg = Segment::open(&f).unwrap();
+        assert_eq!(seg.root(), b"/the/root");
+        assert_eq!(seg.dirs().unwrap(), sample().0);
+        assert_eq!(seg.postings(0x616263).unwrap().unwrap().iter().collect::<Vec<_>>(), [0, 2]);
+        assert_eq!(seg.postings(0x787978).unwrap().unwrap().len(), 1);
+        assert!(seg.postings(0x000001).unwrap().is_none());
+    }
+
+    #[test]
+    fn every_flipped_byte_is_refused_or_harmless_and_never_misread() {
+        let f = written();
+        let len = f.metadata().unwrap().len();
+        let mut good = Vec::new();
+        let mut g = f.try_clone().unwrap();
+        g.seek(SeekFrom::Start(0)).unwrap();
+        std::io::Read::read_to_end(&mut g, &mut good).unwrap();
+        for at in 0..len {
+            let mut bad = good.clone();
+            bad[at as usize] ^= 0x20;
+            let mut t = tempfile::tempfile().unwrap();
+            t.write_all(&bad).unwrap();
+            let Ok(seg) = Segment::open(&t) else { continue };
+            // Opened: then what it says is what was written (the flipped
+            // byte was padding or a posting, whose own check refuses it).
+            assert_eq!(seg.root(), b"/the/root", "byte {at}");
+            assert_eq!(seg.dirs().unwrap(), sample().0, "byte {at}");
+            for (gram, bitmap) in sample().1 {
+                match seg.postings(gram) {
+                    Ok(Some(b)) => assert_eq!(b, bitmap, "byte {at}"),
+                    Ok(None) => panic!("byte {at}: gram lost"),
+                    Err(_) => {}
+                }
+            }
+        }
+        // A truncated file is refused.
+        let mut t = tempfile::tempfile().unwrap();
+        t.write_all(&good[..good.len() - 3]).unwrap();
+        assert!(Segment::open(&t).is_err());
+    }
+
+    #[test]
+    fn another_version_is_refused_as_such() {
+        let f = written();
+        use std::os::unix::fs::FileExt;
+        f.write_at(&(VERSION + 1).to_le_bytes(), 8).unwrap();
+        assert!(matches!(Segment::open(&f), Err(Refused::Version(v)) if v == VERSION + 1));
+    }
+}
