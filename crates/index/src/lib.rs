@@ -3,12 +3,17 @@
 //! its text), so that a repeated search reads only the files that can
 //! match, and never answers from stale data.
 //!
-//! This first part is the query planner ([`plan`]): from a pattern's
-//! syntax tree to the trigrams a matching line must hold.
+//! Built so far: the query planner ([`plan`]: from a pattern's syntax tree
+//! to the trigrams a matching line must hold), the trigrams of a text
+//! ([`grams`]), the index file ([`segment`]), where indexes live and how a
+//! new one replaces the old ([`store`]), and the parallel build
+//! ([`build`]). Searches do not use the index yet.
 #![deny(missing_docs)]
 
+pub mod build;
 pub mod grams;
 pub mod plan;
 pub mod segment;
+pub mod store;
 
 pub use plan::{plan, Query};

@@ -163,7 +163,8 @@ pub enum Test {
     /// `-contains PATTERN`: a line of the file matches.
     Contains(Arc<AnyMatcher>),
     /// `-kind LIST`: a regular file whose first bytes say it is one of
-    /// these kinds (gzip, tar, zip, pdf, ...; plain for anything else).
+    /// these kinds (gzip, tar, zip, pdf, postscript, ...; plain for anything
+    /// else).
     Kind(Vec<trawl_extract::Kind>),
 }
 

@@ -30,7 +30,8 @@ Tests:     -name -iname -path -ipath -wholename -regex -iregex -type -xtype
            -samefile -readable -writable -executable -true -false
            -text -binary (a NUL byte in the first 8 KiB)  -contains PATTERN
            -kind LIST (by the first bytes: gzip bzip2 xz zstd lz4 compressed
-             tar zip archive pdf plain, comma-separated)
+             tar zip archive pdf postscript dvi ole document plain,
+             comma-separated)
 Actions:   -print -print0 -printf FMT -fprint FILE -fprint0 FILE -fprintf FILE FMT
            -ls -fls FILE -prune -quit -delete
            -exec CMD ; -exec CMD {} + -execdir CMD ; -execdir CMD {} +

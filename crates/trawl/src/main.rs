@@ -25,6 +25,7 @@ mod config;
 mod extractors;
 mod find;
 mod grep;
+mod index_cmd;
 mod interrupt;
 mod output;
 mod patterns;
@@ -55,6 +56,9 @@ fn main() -> ExitCode {
     }
     if argv.get(1).is_some_and(|a| a == "extractors") {
         return extractors::main(argv.split_off(2));
+    }
+    if argv.get(1).is_some_and(|a| a == "index") {
+        return index_cmd::main(argv.split_off(2));
     }
     let command = args::command();
     let argv = args::preprocess(argv, &command);

@@ -15,6 +15,7 @@
 //!   legacy Word/Excel through their tools, and configured extractors.
 //! - `extract`: `--search-zip` against gzip, bzip2, xz, zstd, lz4, tar and
 //!   unzip piped into GNU grep.
+//! - `index`: `trawl index` builds, lists and drops an index.
 //! - `faults`: special files, loops, permissions, races, huge inputs,
 //!   signals, broken pipes, names on a terminal.
 
@@ -32,6 +33,7 @@ mod extractors;
 mod faults;
 mod files;
 mod find;
+mod index;
 mod options;
 mod parts;
 mod patterns;

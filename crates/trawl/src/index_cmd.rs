@@ -1,0 +1,161 @@
+//! `trawl index [PATH...]`: builds the index of each tree (`.` by default)
+//! under `$XDG_CACHE_HOME/trawl/index`; `--status` lists the indexes,
+//! `--drop PATH...` removes them. On a terminal a build shows its
+//! progress; through a pipe it is quiet.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use trawl_index::build::{build, Progress};
+use trawl_index::store::{all, Store};
+
+enum Action {
+    Build,
+    Status,
+    Drop,
+}
+
+pub fn main(args: Vec<std::ffi::OsString>) -> ExitCode {
+    let mut action = Action::Build;
+    let mut paths = Vec::new();
+    for a in args {
+        match a.to_str() {
+            Some("--status") => action = Action::Status,
+            Some("--drop") => action = Action::Drop,
+            Some(s) if s.starts_with('-') && s != "-" => {
+                eprintln!("trawl: index: unknown option '{s}' (--status, --drop)");
+                return ExitCode::from(2);
+            }
+            _ => paths.push(PathBuf::from(a)),
+        }
+    }
+    let Some(cache) = trawl_extract::cache::default_dir() else {
+        eprintln!("trawl: index: neither XDG_CACHE_HOME nor HOME is set");
+        return ExitCode::from(2);
+    };
+    if paths.is_empty() {
+        paths.push(PathBuf::from("."));
+    }
+    match action {
+        Action::Status => status(&cache),
+        Action::Build | Action::Drop => {
+            let mut code = ExitCode::SUCCESS;
+            for p in &paths {
+                let store =
+                    match std::fs::canonicalize(p).and_then(|root| Store::new(&cache, &root)) {
+                        Ok(s) => s,
+                        Err(e) => {
+                            eprintln!("trawl: {}: {}", p.display(), trawl_diag::io_message(&e));
+                            code = ExitCode::from(2);
+                            continue;
+                        }
+                    };
+                let ok = match action {
+                    Action::Drop => drop_one(&store, p),
+                    _ => build_one(&store, p),
+                };
+                if !ok {
+                    code = ExitCode::from(2);
+                }
+            }
+            code
+        }
+    }
+}
+
+fn status(cache: &Path) -> ExitCode {
+    let indexes = all(cache);
+    if indexes.is_empty() {
+        println!("no index under {}", cache.join("index").display());
+    }
+    for (dir, root, size) in indexes {
+        let root = root.map_or_else(
+            || "(unreadable)".to_string(),
+            |r| String::from_utf8_lossy(&r).into_owned(),
+        );
+        println!("{root}\t{:.1} MiB\t{}", size as f64 / 1048576.0, dir.display());
+    }
+    ExitCode::SUCCESS
+}
+
+fn drop_one(store: &Store, shown: &Path) -> bool {
+    match store.drop_index() {
+        Ok(true) => true,
+        Ok(false) => {
+            eprintln!("trawl: {}: no index", shown.display());
+            false
+        }
+        Err(e) => {
+            eprintln!("trawl: {}: {}", store.dir().display(), trawl_diag::io_message(&e));
+            false
+        }
+    }
+}
+
+fn build_one(store: &Store, shown: &Path) -> bool {
+    let start = Instant::now();
+    let progress = Progress::default();
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let built = std::thread::scope(|s| {
+        let shown_progress = std::io::stderr().is_terminal().then(|| {
+            s.spawn(|| {
+                let bar = indicatif::ProgressBar::new_spinner();
+                bar.set_style(
+                    indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}")
+                        .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+                );
+                while !done.load(Ordering::Relaxed) {
+                    let bytes = progress.bytes.load(Ordering::Relaxed);
+                    let secs = start.elapsed().as_secs_f64().max(0.001);
+                    bar.set_message(format!(
+                        "{} files, {} dirs, {:.0} MB at {:.0} MB/s",
+                        progress.files.load(Ordering::Relaxed),
+                        progress.dirs.load(Ordering::Relaxed),
+                        bytes as f64 / 1e6,
+                        bytes as f64 / 1e6 / secs
+                    ));
+                    bar.tick();
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+                bar.finish_and_clear();
+            })
+        });
+        let built = build(store.root(), threads, &progress);
+        done.store(true, Ordering::Relaxed);
+        if let Some(thread) = shown_progress {
+            let _ = thread.join();
+        }
+        built
+    });
+    for (path, e) in &built.errors {
+        eprintln!("trawl: {}: {}", path.display(), trawl_diag::io_message(e));
+    }
+    let root = store.root().as_os_str();
+    use std::os::unix::ffi::OsStrExt;
+    let published = store.publish(|file| {
+        trawl_index::segment::write(file, root.as_bytes(), &built.dirs, &built.postings)
+    });
+    match published {
+        Ok(_) => {
+            if std::io::stderr().is_terminal() {
+                eprintln!(
+                    "trawl: indexed {}: {} files, {} directories, {:.1} MB, in {:.1} s",
+                    shown.display(),
+                    progress.files.load(Ordering::Relaxed),
+                    progress.dirs.load(Ordering::Relaxed),
+                    progress.bytes.load(Ordering::Relaxed) as f64 / 1e6,
+                    start.elapsed().as_secs_f64()
+                );
+            }
+            built.errors.is_empty()
+        }
+        Err(e) => {
+            eprintln!("trawl: index of {}: {}", shown.display(), trawl_diag::io_message(&e));
+            false
+        }
+    }
+}
