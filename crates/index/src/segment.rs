@@ -154,12 +154,12 @@ fn class_of(code: u8) -> Option<Class> {
 }
 
 /// Writes a segment: the root, the directories (entries numbered in order
-/// from 0 across all of them) and each gram's entries.
+/// from 0 across all of them) and each gram's entries, in gram order.
 pub fn write(
     out: &mut File,
     root: &[u8],
     dirs: &[Dir],
-    postings: &[(u32, RoaringBitmap)],
+    postings: impl IntoIterator<Item = (u32, RoaringBitmap)>,
 ) -> io::Result<()> {
     let mut names = Vec::new();
     let mut dir_bytes = Vec::with_capacity(dirs.len() * DIR_SIZE);
@@ -192,47 +192,53 @@ pub fn write(
             entry_bytes.extend_from_slice(&e.key.ctime_ns.to_le_bytes());
         }
     }
-    let mut gram_bytes = Vec::with_capacity(postings.len() * GRAM_SIZE);
-    let mut posting_bytes = Vec::new();
-    for (gram, bitmap) in postings {
-        let at = posting_bytes.len() as u64;
-        bitmap.serialize_into(&mut posting_bytes)?;
-        let len = posting_bytes.len() as u64 - at;
-        gram_bytes.extend_from_slice(&gram.to_le_bytes());
-        gram_bytes.extend_from_slice(&at.to_le_bytes());
-        gram_bytes.extend_from_slice(&(len as u32).to_le_bytes());
-        let crc = crc32fast::hash(&posting_bytes[at as usize..]);
-        gram_bytes.extend_from_slice(&crc.to_le_bytes());
+    // Written in this order, the postings streamed (each bitmap freed once
+    // written), the header last, once every offset and checksum is known.
+    use std::io::{Seek, SeekFrom};
+    let mut w = io::BufWriter::with_capacity(1 << 20, out);
+    w.write_all(&[0; HEADER])?;
+    let mut offset = HEADER as u64;
+    let mut table = [(0u64, 0u64, 0u32); SECTIONS];
+    for (tag, data) in
+        [(TAG_META, root), (TAG_DIRS, &dir_bytes), (TAG_ENTRIES, &entry_bytes), (TAG_NAMES, &names)]
+    {
+        w.write_all(data)?;
+        table[tag as usize - 1] = (offset, data.len() as u64, crc32fast::hash(data));
+        offset += data.len() as u64;
     }
-    let sections: [(u32, &[u8]); SECTIONS] = [
-        (TAG_META, root),
-        (TAG_DIRS, &dir_bytes),
-        (TAG_ENTRIES, &entry_bytes),
-        (TAG_NAMES, &names),
-        (TAG_GRAMS, &gram_bytes),
-        (TAG_POSTINGS, &posting_bytes),
-    ];
+    drop((dir_bytes, entry_bytes, names));
+    let postings_at = offset;
+    let mut gram_bytes = Vec::new();
+    let mut one = Vec::new();
+    for (gram, bitmap) in postings {
+        one.clear();
+        bitmap.serialize_into(&mut one)?;
+        drop(bitmap);
+        w.write_all(&one)?;
+        gram_bytes.extend_from_slice(&gram.to_le_bytes());
+        gram_bytes.extend_from_slice(&(offset - postings_at).to_le_bytes());
+        gram_bytes.extend_from_slice(&(one.len() as u32).to_le_bytes());
+        gram_bytes.extend_from_slice(&crc32fast::hash(&one).to_le_bytes());
+        offset += one.len() as u64;
+    }
+    // The postings are checked gram by gram.
+    table[TAG_POSTINGS as usize - 1] = (postings_at, offset - postings_at, 0);
+    w.write_all(&gram_bytes)?;
+    table[TAG_GRAMS as usize - 1] = (offset, gram_bytes.len() as u64, crc32fast::hash(&gram_bytes));
     let mut header = Vec::with_capacity(HEADER);
     header.extend_from_slice(MAGIC);
     header.extend_from_slice(&VERSION.to_le_bytes());
     header.extend_from_slice(&(SECTIONS as u32).to_le_bytes());
-    let mut offset = HEADER as u64;
-    for (tag, data) in sections {
-        header.extend_from_slice(&tag.to_le_bytes());
+    for (i, (at, len, crc)) in table.iter().enumerate() {
+        header.extend_from_slice(&(i as u32 + 1).to_le_bytes());
         header.extend_from_slice(&[0; 4]);
-        header.extend_from_slice(&offset.to_le_bytes());
-        header.extend_from_slice(&(data.len() as u64).to_le_bytes());
-        // The postings are checked gram by gram.
-        let crc = if tag == TAG_POSTINGS { 0 } else { crc32fast::hash(data) };
+        header.extend_from_slice(&at.to_le_bytes());
+        header.extend_from_slice(&len.to_le_bytes());
         header.extend_from_slice(&crc.to_le_bytes());
         header.extend_from_slice(&[0; 4]);
-        offset += data.len() as u64;
     }
-    let mut w = io::BufWriter::with_capacity(1 << 20, out);
+    w.seek(SeekFrom::Start(0))?;
     w.write_all(&header)?;
-    for (_, data) in sections {
-        w.write_all(data)?;
-    }
     w.flush()
 }
 
@@ -445,7 +451,7 @@ mod tests {
     fn written() -> File {
         let (dirs, postings) = sample();
         let mut f = tempfile::tempfile().unwrap();
-        write(&mut f, b"/the/root", &dirs, &postings).unwrap();
+        write(&mut f, b"/the/root", &dirs, postings).unwrap();
         f
     }
 

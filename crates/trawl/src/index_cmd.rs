@@ -136,8 +136,10 @@ fn build_one(store: &Store, shown: &Path) -> bool {
     }
     let root = store.root().as_os_str();
     use std::os::unix::ffi::OsStrExt;
+    let mut postings = Some(built.postings);
     let published = store.publish(|file| {
-        trawl_index::segment::write(file, root.as_bytes(), &built.dirs, &built.postings)
+        let postings = postings.take().unwrap_or_default();
+        trawl_index::segment::write(file, root.as_bytes(), &built.dirs, postings)
     });
     match published {
         Ok(_) => {
