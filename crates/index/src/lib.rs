@@ -6,11 +6,13 @@
 //! Built so far: the query planner ([`plan`]: from a pattern's syntax tree
 //! to the trigrams a matching line must hold), the trigrams of a text
 //! ([`grams`]), the index file ([`segment`]), where indexes live and how a
-//! new one replaces the old ([`store`]), and the parallel build
-//! ([`build`]). Searches do not use the index yet.
+//! new one replaces the old ([`store`]), the parallel build ([`build`]) and
+//! the check that the index is still true ([`fresh`]). Searches do not use
+//! the index yet.
 #![deny(missing_docs)]
 
 pub mod build;
+pub mod fresh;
 pub mod grams;
 pub mod plan;
 pub mod segment;

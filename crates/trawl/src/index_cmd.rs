@@ -1,6 +1,6 @@
 //! `trawl index [PATH...]`: builds the index of each tree (`.` by default)
-//! under `$XDG_CACHE_HOME/trawl/index`; `--status` lists the indexes,
-//! `--drop PATH...` removes them. On a terminal a build shows its
+//! under `$XDG_CACHE_HOME/trawl/index`; `--status` lists the indexes (with
+//! paths: checks each against its tree), `--drop PATH...` removes them. On a terminal a build shows its
 //! progress; through a pipe it is quiet.
 
 use std::io::IsTerminal;
@@ -36,11 +36,22 @@ pub fn main(args: Vec<std::ffi::OsString>) -> ExitCode {
         eprintln!("trawl: index: neither XDG_CACHE_HOME nor HOME is set");
         return ExitCode::from(2);
     };
+    if let (Action::Status, true) = (&action, paths.is_empty()) {
+        return status(&cache);
+    }
     if paths.is_empty() {
         paths.push(PathBuf::from("."));
     }
     match action {
-        Action::Status => status(&cache),
+        Action::Status => {
+            let mut code = ExitCode::SUCCESS;
+            for p in &paths {
+                if !freshness(&cache, p) {
+                    code = ExitCode::from(2);
+                }
+            }
+            code
+        }
         Action::Build | Action::Drop => {
             let mut code = ExitCode::SUCCESS;
             for p in &paths {
@@ -79,6 +90,54 @@ fn status(cache: &Path) -> ExitCode {
         println!("{root}\t{:.1} MiB\t{}", size as f64 / 1048576.0, dir.display());
     }
     ExitCode::SUCCESS
+}
+
+/// Checks the index of `shown` against the tree, and says what changed.
+fn freshness(cache: &Path, shown: &Path) -> bool {
+    let store = match std::fs::canonicalize(shown).and_then(|root| Store::new(cache, &root)) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("trawl: {}: {}", shown.display(), trawl_diag::io_message(&e));
+            return false;
+        }
+    };
+    let dirs = match store.current() {
+        Ok(Some((segment, _))) => segment.dirs(),
+        Ok(None) => {
+            eprintln!("trawl: {}: no index", shown.display());
+            return false;
+        }
+        Err(e) => Err(e),
+    };
+    let dirs = match dirs {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("trawl: index of {}: {e}", shown.display());
+            return false;
+        }
+    };
+    let start = Instant::now();
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let changes = trawl_index::fresh::check(store.root(), &dirs, threads);
+    let files: usize = dirs.iter().map(|d| d.entries.len()).sum();
+    let verdict = if changes.is_empty() {
+        "up to date".to_string()
+    } else {
+        let n =
+            |k: usize, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
+        format!(
+            "{} and {} changed",
+            n(changes.dirs.len(), "directory", "directories"),
+            n(changes.files.len(), "file", "files")
+        )
+    };
+    println!(
+        "{}: {verdict} ({} directories, {files} entries checked in {:.1} ms)",
+        shown.display(),
+        dirs.len(),
+        start.elapsed().as_secs_f64() * 1000.0
+    );
+    true
 }
 
 fn drop_one(store: &Store, shown: &Path) -> bool {

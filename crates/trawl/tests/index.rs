@@ -39,6 +39,22 @@ fn an_index_is_built_listed_and_dropped_outside_the_tree() {
     assert!(line.starts_with(&format!("{}\t", root.display())), "{line}");
     assert!(line.contains(&format!(" MiB\t{cache}/trawl/index/")), "{line}");
     assert_eq!(line.lines().count(), 1, "{line}");
+    // With a path: checked against the tree.
+    let fresh = t.trawl().env("XDG_CACHE_HOME", &cache).args(["index", "--status", "tree"]).run();
+    fresh.assert_code(0);
+    assert!(
+        fresh.stdout_str().starts_with("tree: up to date (2 directories, 4 entries checked in "),
+        "{}",
+        fresh.stdout_str()
+    );
+    t.file("tree/sub/b.txt", "changed text\n");
+    t.file("tree/new.txt", "new\n");
+    let stale = t.trawl().env("XDG_CACHE_HOME", &cache).args(["index", "--status", "tree"]).run();
+    assert!(
+        stale.stdout_str().starts_with("tree: 1 directory and 1 file changed ("),
+        "{}",
+        stale.stdout_str()
+    );
     // Built again: a new generation replaces the old.
     t.trawl().env("XDG_CACHE_HOME", &cache).args(["index", "tree"]).run().assert_code(0);
     let stores = listing(&t.path().join("cache/trawl/index"));

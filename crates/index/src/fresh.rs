@@ -1,0 +1,244 @@
+//! Is the index still true? Every indexed directory's stamps and every
+//! indexed file's stat key are checked against the tree, in parallel: a
+//! directory whose stamps changed has gained or lost entries (read it
+//! again), a file whose key changed has other bytes (search it directly).
+//! This is the check a search makes before it trusts the index.
+
+use std::ffi::{CStr, CString};
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use crate::segment::{Dir, EntryType, Stamp, StatKey};
+
+/// What changed since the index was built.
+#[derive(Debug, Default, Eq, PartialEq)]
+pub struct Changes {
+    /// Directories (by their number in the index) whose stamps differ or
+    /// that are gone: their entries must be read again.
+    pub dirs: Vec<usize>,
+    /// Files (by entry number) whose stat key differs or that are gone.
+    pub files: Vec<u32>,
+}
+
+impl Changes {
+    /// Nothing changed.
+    pub fn is_empty(&self) -> bool {
+        self.dirs.is_empty() && self.files.is_empty()
+    }
+}
+
+fn nanos(secs: i64, nsec: i64) -> i64 {
+    secs.saturating_mul(1_000_000_000).saturating_add(nsec)
+}
+
+/// `fstatat` without following links; None when it fails.
+fn stat_at(dirfd: libc::c_int, name: &CStr) -> Option<libc::stat> {
+    let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
+    // SAFETY: `name` is NUL-terminated, `st` is written by the call before
+    // it is read, and only when it succeeds.
+    let rc =
+        unsafe { libc::fstatat(dirfd, name.as_ptr(), st.as_mut_ptr(), libc::AT_SYMLINK_NOFOLLOW) };
+    // SAFETY: fstatat returned 0, so it filled `st`.
+    (rc == 0).then(|| unsafe { st.assume_init() })
+}
+
+/// Checks the directories of an index of `root` (entries numbered in
+/// order across them) on `threads` threads.
+pub fn check(root: &Path, dirs: &[Dir], threads: usize) -> Changes {
+    let next = AtomicUsize::new(0);
+    let found = Mutex::new(Changes::default());
+    let firsts: Vec<u32> = dirs
+        .iter()
+        .scan(0u32, |n, d| {
+            let first = *n;
+            *n += d.entries.len() as u32;
+            Some(first)
+        })
+        .collect();
+    std::thread::scope(|s| {
+        for _ in 0..threads.max(1) {
+            s.spawn(|| {
+                let mut local = Changes::default();
+                loop {
+                    // Directories in chunks: few atomic operations.
+                    let start = next.fetch_add(32, Ordering::Relaxed);
+                    if start >= dirs.len() {
+                        break;
+                    }
+                    for i in start..(start + 32).min(dirs.len()) {
+                        check_dir(root, &dirs[i], i, firsts[i], &mut local);
+                    }
+                }
+                let mut all = found.lock().unwrap_or_else(|p| p.into_inner());
+                all.dirs.extend(local.dirs);
+                all.files.extend(local.files);
+            });
+        }
+    });
+    let mut changes = found.into_inner().unwrap_or_else(|p| p.into_inner());
+    changes.dirs.sort_unstable();
+    changes.files.sort_unstable();
+    changes
+}
+
+fn check_dir(root: &Path, dir: &Dir, number: usize, first: u32, out: &mut Changes) {
+    let path = root.join(std::ffi::OsStr::from_bytes(&dir.path));
+    let Ok(cpath) = CString::new(path.as_os_str().as_bytes()) else {
+        out.dirs.push(number);
+        return;
+    };
+    // SAFETY: a NUL-terminated path; the descriptor is closed below.
+    let fd = unsafe {
+        libc::open(
+            cpath.as_ptr(),
+            libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC,
+        )
+    };
+    if fd < 0 {
+        out.dirs.push(number);
+        out.files.extend(
+            dir.entries
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| e.kind == EntryType::File)
+                .map(|(i, _)| first + i as u32),
+        );
+        return;
+    }
+    let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
+    // SAFETY: `fd` is open; `st` is read only when fstat succeeds.
+    let same = if unsafe { libc::fstat(fd, st.as_mut_ptr()) } == 0 {
+        // SAFETY: fstat returned 0, so it filled `st`.
+        let st = unsafe { st.assume_init() };
+        Stamp {
+            dev: st.st_dev,
+            ino: st.st_ino,
+            mtime_ns: nanos(st.st_mtime, st.st_mtime_nsec),
+            ctime_ns: nanos(st.st_ctime, st.st_ctime_nsec),
+        } == dir.stamp
+    } else {
+        false
+    };
+    if !same {
+        out.dirs.push(number);
+    }
+    let mut name = Vec::new();
+    for (i, e) in dir.entries.iter().enumerate() {
+        if e.kind != EntryType::File {
+            continue;
+        }
+        name.clear();
+        name.extend_from_slice(&e.name);
+        name.push(0);
+        let key =
+            CStr::from_bytes_with_nul(&name).ok().and_then(|n| stat_at(fd, n)).map(|st| StatKey {
+                ino: st.st_ino,
+                size: st.st_size as u64,
+                mtime_ns: nanos(st.st_mtime, st.st_mtime_nsec),
+                ctime_ns: nanos(st.st_ctime, st.st_ctime_nsec),
+            });
+        if key != Some(e.key) {
+            out.files.push(first + i as u32);
+        }
+    }
+    // SAFETY: `fd` was opened above and is closed once.
+    unsafe { libc::close(fd) };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::build::{build, Progress};
+    use std::fs;
+
+    fn tree() -> tempfile::TempDir {
+        let root = tempfile::tempdir().unwrap();
+        for (p, t) in [("a.txt", "alpha\n"), ("d/b.txt", "beta\n"), ("d/e/c.txt", "gamma\n")] {
+            let path = root.path().join(p);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, t).unwrap();
+        }
+        root
+    }
+
+    /// The paths `check` finds changed after `change`.
+    fn changed_after(change: impl FnOnce(&Path)) -> (Vec<String>, Vec<String>) {
+        let root = tree();
+        let dirs = build(root.path(), 2, &Progress::default()).dirs;
+        assert!(check(root.path(), &dirs, 2).is_empty(), "fresh right after the build");
+        // Time stamps must be able to differ.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        change(root.path());
+        let changes = check(root.path(), &dirs, 2);
+        let names: Vec<String> = dirs
+            .iter()
+            .flat_map(|d| {
+                d.entries.iter().map(move |e| {
+                    let p = Path::new(std::ffi::OsStr::from_bytes(&d.path))
+                        .join(std::ffi::OsStr::from_bytes(&e.name));
+                    p.to_string_lossy().into_owned()
+                })
+            })
+            .collect();
+        let files = changes.files.iter().map(|&i| names[i as usize].clone()).collect();
+        let dirs = changes
+            .dirs
+            .iter()
+            .map(|&i| String::from_utf8_lossy(&dirs[i].path).into_owned())
+            .collect();
+        (dirs, files)
+    }
+
+    #[test]
+    fn every_kind_of_change_is_seen() {
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        let append = |r: &Path| {
+            use std::io::Write;
+            fs::OpenOptions::new()
+                .append(true)
+                .open(r.join("d/b.txt"))
+                .unwrap()
+                .write_all(b"more\n")
+                .unwrap()
+        };
+        assert_eq!(changed_after(append), (s(&[]), s(&["d/b.txt"])));
+        // The same size, the old mtime restored: ctime still tells.
+        let same_size = |r: &Path| {
+            let p = r.join("d/b.txt");
+            let old = fs::metadata(&p).unwrap().modified().unwrap();
+            fs::write(&p, "BETA\n").unwrap();
+            fs::File::options().write(true).open(&p).unwrap().set_modified(old).unwrap();
+        };
+        assert_eq!(changed_after(same_size), (s(&[]), s(&["d/b.txt"])));
+        assert_eq!(
+            changed_after(|r| fs::write(r.join("d/new.txt"), "x").unwrap()),
+            (s(&["d"]), s(&[]))
+        );
+        assert_eq!(
+            changed_after(|r| fs::create_dir(r.join("d/e/f")).unwrap()),
+            (s(&["d/e"]), s(&[]))
+        );
+        assert_eq!(
+            changed_after(|r| fs::remove_file(r.join("a.txt")).unwrap()),
+            (s(&[""]), s(&["a.txt"]))
+        );
+        let rename = |r: &Path| fs::rename(r.join("a.txt"), r.join("d/e/c.txt")).unwrap();
+        assert_eq!(changed_after(rename), (s(&["", "d/e"]), s(&["a.txt", "d/e/c.txt"])));
+        let symlink = |r: &Path| {
+            fs::remove_file(r.join("d/b.txt")).unwrap();
+            std::os::unix::fs::symlink("../a.txt", r.join("d/b.txt")).unwrap();
+        };
+        assert_eq!(changed_after(symlink), (s(&["d"]), s(&["d/b.txt"])));
+        let chmod = |r: &Path| {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(r.join("d/e/c.txt"), fs::Permissions::from_mode(0o000)).unwrap()
+        };
+        assert_eq!(changed_after(chmod), (s(&[]), s(&["d/e/c.txt"])));
+        assert_eq!(
+            changed_after(|r| fs::remove_dir_all(r.join("d/e")).unwrap()),
+            (s(&["d", "d/e"]), s(&["d/e/c.txt"]))
+        );
+    }
+}
