@@ -15,6 +15,7 @@ pub mod build;
 pub mod fresh;
 pub mod grams;
 pub mod plan;
+pub mod query;
 pub mod segment;
 pub mod store;
 

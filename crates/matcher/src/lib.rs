@@ -311,6 +311,23 @@ impl MatcherBuilder {
                 return self
                     .compile(&sorted.iter().map(|p| escape_bytes(p)).collect::<Vec<_>>(), &opts);
             }
+            Syntax::Basic | Syntax::Perl => self.perl_patterns(&lines)?,
+        };
+        // Joined, one pattern can hide another's error: several are checked
+        // first; one is checked only when it fails, to name its position.
+        if regexes.len() > 1 {
+            self.check_each(&lines, &regexes)?;
+            return self.compile(&regexes, &opts);
+        }
+        self.compile(&regexes, &opts)
+            .map_err(|e| self.check_each(&lines, &regexes).err().unwrap_or(e))
+    }
+
+    /// The patterns (one per line) in the Perl dialect both engines read
+    /// (`-G` translated); an error lists the `-G` patterns that are wrong.
+    fn perl_patterns(&self, lines: &[Vec<u8>]) -> Result<Vec<String>, Error> {
+        Ok(match self.syntax {
+            Syntax::Fixed => lines.iter().map(|p| escape_bytes(p)).collect(),
             // Spelled for PCRE2: `\<` and `\>` need its lookarounds, so the
             // Rust engine declines a pattern holding them.
             Syntax::Basic => {
@@ -338,15 +355,31 @@ impl MatcherBuilder {
                 out
             }
             Syntax::Perl => lines.iter().map(|p| bytes_to_pattern(p)).collect(),
-        };
-        // Joined, one pattern can hide another's error: several are checked
-        // first; one is checked only when it fails, to name its position.
-        if regexes.len() > 1 {
-            self.check_each(&lines, &regexes)?;
-            return self.compile(&regexes, &opts);
+        })
+    }
+
+    /// The syntax trees of `patterns` as the Rust engine parses them, for
+    /// the index's query planner: every line a pattern matches, its tree
+    /// matches too (`-w` and `-x` only narrow what matches, so they are
+    /// left out). None when a pattern has no such tree (PCRE-only syntax,
+    /// or an error): then every file may match.
+    pub fn syntax_trees(&self, patterns: &[Vec<u8>]) -> Option<Vec<regex_syntax::hir::Hir>> {
+        let mut lines: Vec<Vec<u8>> = Vec::new();
+        for p in patterns {
+            lines.extend(p.split(|&b| b == b'\n').map(<[u8]>::to_vec));
         }
-        self.compile(&regexes, &opts)
-            .map_err(|e| self.check_each(&lines, &regexes).err().unwrap_or(e))
+        let ignore_case = self.ignore_case
+            || (self.smart_case && !lines.iter().any(|p| pattern_has_uppercase_letter(p)));
+        let regexes = self.perl_patterns(&lines).ok()?;
+        regexes
+            .iter()
+            .map(|r| {
+                if !rust::has_rust_meaning(r) {
+                    return None;
+                }
+                rust::parse(r, ignore_case, self.terminator).ok()
+            })
+            .collect()
     }
 
     /// Checks each Perl-dialect pattern alone; the error lists all that fail.

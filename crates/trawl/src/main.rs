@@ -26,6 +26,8 @@ mod extractors;
 mod find;
 mod grep;
 mod index_cmd;
+#[allow(dead_code)] // Searches do not ask the index yet.
+mod index_query;
 mod interrupt;
 mod output;
 mod patterns;
