@@ -13,8 +13,15 @@ pub fn candidates(query: &Query, segment: &Segment) -> Result<Option<RoaringBitm
         Query::Nothing => Some(RoaringBitmap::new()),
         Query::Gram(g) => Some(segment.postings(gram_id(*g))?.unwrap_or_default()),
         Query::And(parts) => {
+            // The rarest grams first: the intersection shrinks soonest, and
+            // stops at the first empty one.
+            let mut order: Vec<&Query> = parts.iter().collect();
+            order.sort_by_key(|q| match q {
+                Query::Gram(g) => segment.postings_size(gram_id(*g)),
+                _ => u64::MAX,
+            });
             let mut acc: Option<RoaringBitmap> = None;
-            for q in parts {
+            for q in order {
                 if let Some(b) = candidates(q, segment)? {
                     acc = Some(match acc {
                         Some(a) => a & b,

@@ -380,37 +380,44 @@ impl Segment {
         Ok(out)
     }
 
-    /// The entries holding `gram` (checked against its checksum); None
-    /// when no entry does.
-    pub fn postings(&self, gram: u32) -> Result<Option<RoaringBitmap>, Refused> {
+    /// The row of `gram` in the gram table, if any.
+    fn gram_row(&self, gram: u32) -> Option<&[u8]> {
         let grams = self.section(TAG_GRAMS);
-        let n = grams.len() / GRAM_SIZE;
-        let (mut lo, mut hi) = (0, n);
+        let (mut lo, mut hi) = (0, grams.len() / GRAM_SIZE);
         while lo < hi {
             let mid = (lo + hi) / 2;
             match u32_at(grams, mid * GRAM_SIZE).cmp(&gram) {
                 std::cmp::Ordering::Less => lo = mid + 1,
                 std::cmp::Ordering::Greater => hi = mid,
                 std::cmp::Ordering::Equal => {
-                    let g = &grams[mid * GRAM_SIZE..(mid + 1) * GRAM_SIZE];
-                    let (at, len, crc) =
-                        (u64_at(g, 4) as usize, u32_at(g, 12) as usize, u32_at(g, 16));
-                    let postings = self.section(TAG_POSTINGS);
-                    let bytes = at
-                        .checked_add(len)
-                        .filter(|&e| e <= postings.len())
-                        .map(|e| &postings[at..e])
-                        .ok_or(Refused::Corrupt("postings offset"))?;
-                    if crc32fast::hash(bytes) != crc {
-                        return Err(Refused::Corrupt("postings checksum"));
-                    }
-                    return RoaringBitmap::deserialize_from(bytes)
-                        .map(Some)
-                        .map_err(|_| Refused::Corrupt("postings"));
+                    return Some(&grams[mid * GRAM_SIZE..(mid + 1) * GRAM_SIZE])
                 }
             }
         }
-        Ok(None)
+        None
+    }
+
+    /// The size of `gram`'s postings in bytes (0 when no entry holds it):
+    /// rare grams first makes an intersection cheap.
+    pub fn postings_size(&self, gram: u32) -> u64 {
+        self.gram_row(gram).map_or(0, |g| u64::from(u32_at(g, 12)))
+    }
+
+    /// The entries holding `gram` (checked against its checksum); None
+    /// when no entry does.
+    pub fn postings(&self, gram: u32) -> Result<Option<RoaringBitmap>, Refused> {
+        let Some(g) = self.gram_row(gram) else { return Ok(None) };
+        let (at, len, crc) = (u64_at(g, 4) as usize, u32_at(g, 12) as usize, u32_at(g, 16));
+        let postings = self.section(TAG_POSTINGS);
+        let bytes = at
+            .checked_add(len)
+            .filter(|&e| e <= postings.len())
+            .map(|e| &postings[at..e])
+            .ok_or(Refused::Corrupt("postings offset"))?;
+        if crc32fast::hash(bytes) != crc {
+            return Err(Refused::Corrupt("postings checksum"));
+        }
+        RoaringBitmap::deserialize_from(bytes).map(Some).map_err(|_| Refused::Corrupt("postings"))
     }
 }
 
