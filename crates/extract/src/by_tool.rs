@@ -114,13 +114,14 @@ impl Extractor {
                 keys.insert(0, key);
             }
         }
-        // A tool that reads the path reads what is there when it runs: if
-        // the file was replaced meanwhile, its text is not cached.
-        let opened = document.metadata().ok();
         let path = match identity {
             Identity::File(path) => Some(path),
             Identity::Member => None,
         };
+        // A tool that reads the path reads what is there when it runs: if
+        // the file was replaced meanwhile, its text is not cached.
+        let reads_path = tool.input == crate::tools::Input::Path && path.is_some();
+        let opened = if reads_path { document.metadata().ok() } else { None };
         let mut recorder = Recorder::new(MAX_CACHED);
         let outcome = {
             let mut text =
@@ -128,9 +129,7 @@ impl Extractor {
             let subject = Subject { file: document, path, name };
             self.runner.run(tool, subject, &mut text)
         };
-        if tool.input == crate::tools::Input::Path
-            && path.is_some_and(|p| !same_file(p, opened.as_ref()))
-        {
+        if reads_path && path.is_some_and(|p| !same_file(p, opened.as_ref())) {
             keys.clear();
         }
         let store = |recorder: Recorder, failure: Option<String>| {

@@ -31,9 +31,12 @@ pub enum Kind {
 }
 
 impl Kind {
+    /// The document kinds [`detect`] tells (a tool extracts their text).
+    pub const DOCUMENTS: [Kind; 4] = [Kind::Pdf, Kind::PostScript, Kind::Dvi, Kind::Ole];
+
     /// Whether it is a document whose text a tool extracts.
     pub fn is_document(self) -> bool {
-        matches!(self, Kind::Pdf | Kind::PostScript | Kind::Dvi | Kind::Ole | Kind::Configured(_))
+        Kind::DOCUMENTS.contains(&self) || matches!(self, Kind::Configured(_))
     }
 }
 

@@ -20,7 +20,7 @@ use std::sync::{Condvar, Mutex};
 use roaring::RoaringBitmap;
 
 use crate::grams::GramSet;
-use crate::segment::{Class, Dir, Entry, EntryType, Stamp, StatKey};
+use crate::segment::{nanos, Class, Dir, Entry, EntryType, Stamp, StatKey};
 
 /// How far a build has come (read while it runs, for progress).
 #[derive(Debug, Default)]
@@ -136,10 +136,6 @@ fn worker(shared: &Shared<'_>, dev: u64) {
         q.1 -= 1;
         shared.wake.notify_all();
     }
-}
-
-fn nanos(secs: i64, nsec: i64) -> i64 {
-    secs.saturating_mul(1_000_000_000).saturating_add(nsec)
 }
 
 /// The stamps of a directory.
@@ -271,7 +267,7 @@ fn index_file(
                 Err(e) => return Err(e),
             };
             if first {
-                binary = memchr_nul(&buf[..n]);
+                binary = buf[..n].contains(&0);
                 first = false;
             }
             grams.add(&buf[..n]);
@@ -356,10 +352,6 @@ impl Pending<'_> {
         drop(postings);
         self.pairs.clear();
     }
-}
-
-fn memchr_nul(b: &[u8]) -> bool {
-    b.contains(&0)
 }
 
 #[cfg(test)]

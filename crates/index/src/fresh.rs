@@ -10,7 +10,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use crate::segment::{Dir, EntryType, Stamp, StatKey};
+use crate::segment::{nanos, Dir, EntryType, Stamp, StatKey};
 
 /// What changed since the index was built.
 #[derive(Debug, Default, Eq, PartialEq)]
@@ -27,10 +27,6 @@ impl Changes {
     pub fn is_empty(&self) -> bool {
         self.dirs.is_empty() && self.files.is_empty()
     }
-}
-
-fn nanos(secs: i64, nsec: i64) -> i64 {
-    secs.saturating_mul(1_000_000_000).saturating_add(nsec)
 }
 
 /// `fstatat` without following links; None when it fails.

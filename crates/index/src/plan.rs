@@ -29,37 +29,20 @@ pub enum Query {
     Or(Vec<Query>),
 }
 
+/// AND or OR: the two ways queries join.
+#[derive(Clone, Copy, Eq, PartialEq)]
+enum Op {
+    And,
+    Or,
+}
+
 impl Query {
     /// `self AND other`, simplified.
     pub fn and(self, other: Query) -> Query {
         match (self, other) {
             (Query::All, q) | (q, Query::All) => q,
             (Query::Nothing, _) | (_, Query::Nothing) => Query::Nothing,
-            (a, b) => {
-                let mut parts = BTreeSet::new();
-                for q in [a, b] {
-                    match q {
-                        Query::And(v) => parts.extend(v),
-                        q => {
-                            parts.insert(q);
-                        }
-                    }
-                }
-                // Absorption: A and (A or B) is A.
-                let absorbed: Vec<Query> = parts
-                    .iter()
-                    .filter(|q| match q {
-                        Query::Or(v) => !v.iter().any(|x| parts.contains(x)),
-                        _ => true,
-                    })
-                    .cloned()
-                    .collect();
-                if absorbed.len() == 1 {
-                    absorbed.into_iter().next().unwrap()
-                } else {
-                    Query::And(absorbed)
-                }
-            }
+            (a, b) => join(Op::And, a, b),
         }
     }
 
@@ -68,31 +51,7 @@ impl Query {
         match (self, other) {
             (Query::Nothing, q) | (q, Query::Nothing) => q,
             (Query::All, _) | (_, Query::All) => Query::All,
-            (a, b) => {
-                let mut parts = BTreeSet::new();
-                for q in [a, b] {
-                    match q {
-                        Query::Or(v) => parts.extend(v),
-                        q => {
-                            parts.insert(q);
-                        }
-                    }
-                }
-                // Absorption: A or (A and B) is A.
-                let absorbed: Vec<Query> = parts
-                    .iter()
-                    .filter(|q| match q {
-                        Query::And(v) => !v.iter().any(|x| parts.contains(x)),
-                        _ => true,
-                    })
-                    .cloned()
-                    .collect();
-                if absorbed.len() == 1 {
-                    absorbed.into_iter().next().unwrap()
-                } else {
-                    Query::Or(absorbed)
-                }
-            }
+            (a, b) => join(Op::Or, a, b),
         }
     }
 
@@ -105,6 +64,36 @@ impl Query {
             Query::And(v) => v.iter().all(|q| q.admits(has)),
             Query::Or(v) => v.iter().any(|q| q.admits(has)),
         }
+    }
+}
+
+/// `a OP b` for two queries that are neither All nor Nothing: nested joins
+/// of the same kind flattened, duplicates dropped, and absorption applied
+/// (A and (A or B) is A; A or (A and B) is A).
+fn join(op: Op, a: Query, b: Query) -> Query {
+    let mut parts = BTreeSet::new();
+    for q in [a, b] {
+        match (op, q) {
+            (Op::And, Query::And(v)) | (Op::Or, Query::Or(v)) => parts.extend(v),
+            (_, q) => {
+                parts.insert(q);
+            }
+        }
+    }
+    let absorbed: Vec<Query> = parts
+        .iter()
+        .filter(|q| match (op, q) {
+            (Op::And, Query::Or(v)) | (Op::Or, Query::And(v)) => {
+                !v.iter().any(|x| parts.contains(x))
+            }
+            _ => true,
+        })
+        .cloned()
+        .collect();
+    match (absorbed.len(), op) {
+        (1, _) => absorbed.into_iter().next().unwrap(),
+        (_, Op::And) => Query::And(absorbed),
+        (_, Op::Or) => Query::Or(absorbed),
     }
 }
 

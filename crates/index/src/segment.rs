@@ -38,6 +38,12 @@ const DIR_SIZE: usize = 56;
 const ENTRY_SIZE: usize = 48;
 const GRAM_SIZE: usize = 20;
 
+/// A time in nanoseconds since the epoch, from stat's seconds and
+/// nanoseconds (the one form stamps and keys are kept and compared in).
+pub(crate) fn nanos(secs: i64, nsec: i64) -> i64 {
+    secs.saturating_mul(1_000_000_000).saturating_add(nsec)
+}
+
 /// A directory's stamps: any change to its entries changes them.
 #[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
 pub struct Stamp {

@@ -287,12 +287,7 @@ impl MatcherBuilder {
     /// then lists every pattern that does not compile
     /// ([`Error::bad_patterns`]).
     pub fn build(&self, patterns: &[Vec<u8>]) -> Result<AnyMatcher, Error> {
-        let mut lines: Vec<Vec<u8>> = Vec::new();
-        for p in patterns {
-            lines.extend(p.split(|&b| b == b'\n').map(<[u8]>::to_vec));
-        }
-        let ignore_case = self.ignore_case
-            || (self.smart_case && !lines.iter().any(|p| pattern_has_uppercase_letter(p)));
+        let (lines, ignore_case) = self.lines(patterns);
         let opts =
             Options { ignore_case, word: self.word, line: self.line, terminator: self.terminator };
         if lines.is_empty() {
@@ -321,6 +316,19 @@ impl MatcherBuilder {
         }
         self.compile(&regexes, &opts)
             .map_err(|e| self.check_each(&lines, &regexes).err().unwrap_or(e))
+    }
+
+    /// The patterns, one per line (a pattern holding newlines is several),
+    /// and whether case is ignored (`-i`, or `--smart-case` with no upper
+    /// case letter in any of them).
+    fn lines(&self, patterns: &[Vec<u8>]) -> (Vec<Vec<u8>>, bool) {
+        let mut lines: Vec<Vec<u8>> = Vec::new();
+        for p in patterns {
+            lines.extend(p.split(|&b| b == b'\n').map(<[u8]>::to_vec));
+        }
+        let ignore_case = self.ignore_case
+            || (self.smart_case && !lines.iter().any(|p| pattern_has_uppercase_letter(p)));
+        (lines, ignore_case)
     }
 
     /// The patterns (one per line) in the Perl dialect both engines read
@@ -364,12 +372,7 @@ impl MatcherBuilder {
     /// left out). None when a pattern has no such tree (PCRE-only syntax,
     /// or an error): then every file may match.
     pub fn syntax_trees(&self, patterns: &[Vec<u8>]) -> Option<Vec<regex_syntax::hir::Hir>> {
-        let mut lines: Vec<Vec<u8>> = Vec::new();
-        for p in patterns {
-            lines.extend(p.split(|&b| b == b'\n').map(<[u8]>::to_vec));
-        }
-        let ignore_case = self.ignore_case
-            || (self.smart_case && !lines.iter().any(|p| pattern_has_uppercase_letter(p)));
+        let (lines, ignore_case) = self.lines(patterns);
         let regexes = self.perl_patterns(&lines).ok()?;
         regexes
             .iter()

@@ -437,9 +437,8 @@ impl Config {
             stdin_label: m
                 .get_one::<OsString>("label")
                 .map_or_else(|| b"(standard input)".to_vec(), |l| l.as_bytes().to_vec()),
-            extract: match flag("search_zip") || flag("docs") {
-                false => None,
-                true => Some({
+            extract: (flag("search_zip") || flag("docs"))
+                .then(|| {
                     let mut limits =
                         trawl_extract::Limits { documents: flag("docs"), ..Default::default() };
                     if let Some(&n) = m.get_one::<usize>("max_archive_depth") {
@@ -451,9 +450,9 @@ impl Config {
                     if let Some(&s) = m.get_one::<u64>("extract_timeout") {
                         limits.external.timeout = std::time::Duration::from_secs(s);
                     }
-                    extractor(limits, &cancel, !flag("no_cache"))?
-                }),
-            },
+                    extractor(limits, &cancel, !flag("no_cache"))
+                })
+                .transpose()?,
         })
     }
 }

@@ -42,39 +42,26 @@ pub fn main(args: Vec<std::ffi::OsString>) -> ExitCode {
     if paths.is_empty() {
         paths.push(PathBuf::from("."));
     }
-    match action {
-        Action::Status => {
-            let mut code = ExitCode::SUCCESS;
-            for p in &paths {
-                if !freshness(&cache, p) {
-                    code = ExitCode::from(2);
-                }
+    let mut code = ExitCode::SUCCESS;
+    for p in &paths {
+        let store = match std::fs::canonicalize(p).and_then(|root| Store::new(&cache, &root)) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("trawl: {}: {}", p.display(), trawl_diag::io_message(&e));
+                code = ExitCode::from(2);
+                continue;
             }
-            code
-        }
-        Action::Build | Action::Drop => {
-            let mut code = ExitCode::SUCCESS;
-            for p in &paths {
-                let store =
-                    match std::fs::canonicalize(p).and_then(|root| Store::new(&cache, &root)) {
-                        Ok(s) => s,
-                        Err(e) => {
-                            eprintln!("trawl: {}: {}", p.display(), trawl_diag::io_message(&e));
-                            code = ExitCode::from(2);
-                            continue;
-                        }
-                    };
-                let ok = match action {
-                    Action::Drop => drop_one(&store, p),
-                    _ => build_one(&store, p),
-                };
-                if !ok {
-                    code = ExitCode::from(2);
-                }
-            }
-            code
+        };
+        let ok = match action {
+            Action::Status => freshness(&store, p),
+            Action::Drop => drop_one(&store, p),
+            Action::Build => build_one(&store, p),
+        };
+        if !ok {
+            code = ExitCode::from(2);
         }
     }
+    code
 }
 
 fn status(cache: &Path) -> ExitCode {
@@ -93,14 +80,7 @@ fn status(cache: &Path) -> ExitCode {
 }
 
 /// Checks the index of `shown` against the tree, and says what changed.
-fn freshness(cache: &Path, shown: &Path) -> bool {
-    let store = match std::fs::canonicalize(shown).and_then(|root| Store::new(cache, &root)) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("trawl: {}: {}", shown.display(), trawl_diag::io_message(&e));
-            return false;
-        }
-    };
+fn freshness(store: &Store, shown: &Path) -> bool {
     let dirs = match store.current() {
         Ok(Some((segment, _))) => segment.dirs(),
         Ok(None) => {

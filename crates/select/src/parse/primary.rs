@@ -446,7 +446,7 @@ fn kinds(list: &[u8]) -> Result<Vec<trawl_extract::Kind>, String> {
             b"postscript" | b"ps" => out.push(Kind::PostScript),
             b"dvi" => out.push(Kind::Dvi),
             b"ole" => out.push(Kind::Ole),
-            b"document" => out.extend([Kind::Pdf, Kind::PostScript, Kind::Dvi, Kind::Ole]),
+            b"document" => out.extend(Kind::DOCUMENTS),
             b"plain" => out.push(Kind::Plain),
             _ => {
                 return Err(format!(
