@@ -265,13 +265,18 @@ fn rot13(s: &str) -> String {
 fn configured_extractors_read_the_files_they_claim_by_name_or_bytes() {
     let t = Tree::new();
     let log = t.path().join("runs.log").display().to_string();
+    let paths = t.path().join("paths.log");
     // By first bytes, the document on standard input.
     let magic = script(&t, "unrot", &format!("echo run >> '{log}'\n{ROT13}"));
-    // By name, the document's path as an argument (printed first).
+    // By name, the document's path as an argument (logged: the text must
+    // not depend on it, since a cached text serves every copy of the bytes).
     let named = script(
         &t,
         "unrot-path",
-        &format!("echo run >> '{log}'\necho \"path=$1\"\n{ROT13} < \"$1\""),
+        &format!(
+            "echo run >> '{log}'\nprintf '%s\\n' \"$1\" >> '{}'\n{ROT13} < \"$1\"",
+            paths.display()
+        ),
     );
     let cfg = config(
         &t,
@@ -287,31 +292,34 @@ fn configured_extractors_read_the_files_they_claim_by_name_or_bytes() {
     t.file("-n.rot", format!("{}\n", rot13("dash needle")));
     sh(&t.path().join("d"), "tar", &["-cf", "../m.tar", "b.rot"]);
     let run = |args: &[&str]| t.trawl().env("TRAWL_EXTRACTORS", &cfg).args(args).run();
-    let got = run(&[
-        "--docs", "--sort", "path", "-e", "needle", "-e", "path=", "--", "-n.rot", "d", "m.tar",
-    ]);
-    got.assert_code(0).assert_no_stderr();
-    let out = got.stdout_str();
-    // A name that starts with a dash is never taken for an option.
-    let mut want = String::from("-n.rot:path=./-n.rot\n-n.rot:dash needle\n");
-    want += "d/a.txt:the secret needle\nd/b.rot:path=d/b.rot\nd/b.rot:another needle\n";
-    // A member is handed over as a private copy with its extension, which
-    // is gone once the tool ended.
-    let (head, member) = out.split_at(want.len());
-    assert_eq!(head, want);
-    let copy = member
-        .strip_prefix("m.tar{b.rot}:path=")
-        .and_then(|r| r.strip_suffix("\nm.tar{b.rot}:another needle\n"))
-        .unwrap_or_else(|| panic!("{out}"));
-    assert!(copy.ends_with(".rot") && !copy.starts_with(&t.path().display().to_string()), "{copy}");
+    let args = ["--docs", "--sort", "path", "needle", "--", "-n.rot", "d", "m.tar"];
+    // Without the cache, every document's tool runs.
+    let got = run(&[&["--no-cache"][..], &args].concat());
+    got.assert_code(0).assert_no_stderr().assert_stdout(
+        "-n.rot:dash needle\nd/a.txt:the secret needle\nd/b.rot:another needle\nm.tar{b.rot}:another needle\n",
+    );
+    let runs = || std::fs::read_to_string(&log).map_or(0, |s| s.lines().count());
+    assert_eq!(runs(), 4);
+    let given = std::fs::read_to_string(&paths).unwrap();
+    let mut given: Vec<&str> = given.lines().collect();
+    given.sort();
+    // A name that starts with a dash is never taken for an option; a
+    // member is handed over as a private copy with its extension, outside
+    // the tree, gone once the tool ended.
+    assert_eq!(given.len(), 3, "{given:?}");
+    let at = given.iter().position(|p| p.starts_with('/')).expect("the member's copy");
+    let copy = given.remove(at);
+    assert_eq!(given, ["./-n.rot", "d/b.rot"]);
+    assert!(copy.ends_with(".rot") && copy.starts_with('/'), "{copy}");
+    assert!(!copy.starts_with(&t.path().display().to_string()), "{copy}");
     assert!(!Path::new(copy).exists(), "{copy} left behind");
     // Without --docs the files are bytes.
     run(&["-r", "-c", "needle", "d"]).assert_code(1);
-    // The text is cached: a second search starts no process.
-    let runs = || std::fs::read_to_string(&log).map_or(0, |s| s.lines().count());
-    assert_eq!(runs(), 4);
-    run(&["--docs", "-c", "needle", "--", "-n.rot", "d", "m.tar"]).assert_code(0);
-    assert_eq!(runs(), 4, "a cached text was extracted again");
+    // The text is cached: once filled, a search starts no process.
+    run(&args).assert_code(0).assert_stdout(&got.stdout);
+    let filled = runs();
+    run(&args).assert_code(0).assert_stdout(&got.stdout);
+    assert_eq!(runs(), filled, "a cached text was extracted again");
     // trawl extractors lists them first, in order, with their programs.
     let listed = run(&["extractors"]);
     listed.assert_code(0).assert_no_stderr();
