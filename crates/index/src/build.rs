@@ -42,6 +42,8 @@ pub struct Built {
     pub postings: Vec<(u32, RoaringBitmap)>,
     /// Paths that could not be read, and why.
     pub errors: Vec<(PathBuf, io::Error)>,
+    /// When the build began (ns since the epoch), before anything was read.
+    pub started_ns: i64,
 }
 
 /// Grams are well spread numbers already: a multiply is hash enough.
@@ -81,6 +83,9 @@ struct Shared<'a> {
 /// Reads the tree under `root` (not following symbolic links, staying on
 /// its file system) on `threads` threads.
 pub fn build(root: &Path, threads: usize, progress: &Progress) -> Built {
+    let since_epoch =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    let started_ns = i64::try_from(since_epoch.as_nanos()).unwrap_or(i64::MAX);
     let shared = Shared {
         root,
         queue: Mutex::new((vec![PathBuf::new()], 0)),
@@ -106,6 +111,7 @@ pub fn build(root: &Path, threads: usize, progress: &Progress) -> Built {
         dirs: dirs.into_iter().map(|(_, d)| d).collect(),
         postings,
         errors: shared.errors.into_inner().unwrap_or_else(|p| p.into_inner()),
+        started_ns,
     }
 }
 

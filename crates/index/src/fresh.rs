@@ -40,31 +40,49 @@ fn stat_at(dirfd: libc::c_int, name: &CStr) -> Option<libc::stat> {
     (rc == 0).then(|| unsafe { st.assume_init() })
 }
 
-/// Checks the directories of an index of `root` (entries numbered in
-/// order across them) on `threads` threads.
-pub fn check(root: &Path, dirs: &[Dir], threads: usize) -> Changes {
-    let next = AtomicUsize::new(0);
-    let found = Mutex::new(Changes::default());
-    let firsts: Vec<u32> = dirs
-        .iter()
+/// The number of each directory's first entry (entries are numbered in
+/// order across the directories).
+pub fn first_entries(dirs: &[Dir]) -> Vec<u32> {
+    dirs.iter()
         .scan(0u32, |n, d| {
             let first = *n;
             *n += d.entries.len() as u32;
             Some(first)
         })
-        .collect();
+        .collect()
+}
+
+/// Checks the directories of an index of `root` (entries numbered in
+/// order across them) on `threads` threads; what is stamped at or after
+/// `racy_after` counts as changed (see segment::RACY_MARGIN_NS).
+pub fn check(root: &Path, dirs: &[Dir], racy_after: i64, threads: usize) -> Changes {
+    let all: Vec<usize> = (0..dirs.len()).collect();
+    check_some(root, dirs, &all, racy_after, threads)
+}
+
+/// Checks the directories numbered `wanted` (and their files) only.
+pub fn check_some(
+    root: &Path,
+    dirs: &[Dir],
+    wanted: &[usize],
+    racy_after: i64,
+    threads: usize,
+) -> Changes {
+    let next = AtomicUsize::new(0);
+    let found = Mutex::new(Changes::default());
+    let firsts = first_entries(dirs);
     std::thread::scope(|s| {
-        for _ in 0..threads.max(1) {
+        for _ in 0..threads.clamp(1, wanted.len().div_ceil(32).max(1)) {
             s.spawn(|| {
                 let mut local = Changes::default();
                 loop {
                     // Directories in chunks: few atomic operations.
                     let start = next.fetch_add(32, Ordering::Relaxed);
-                    if start >= dirs.len() {
+                    if start >= wanted.len() {
                         break;
                     }
-                    for i in start..(start + 32).min(dirs.len()) {
-                        check_dir(root, &dirs[i], i, firsts[i], &mut local);
+                    for &i in &wanted[start..(start + 32).min(wanted.len())] {
+                        check_dir(root, &dirs[i], (i, firsts[i]), racy_after, &mut local);
                     }
                 }
                 let mut all = found.lock().unwrap_or_else(|p| p.into_inner());
@@ -79,7 +97,13 @@ pub fn check(root: &Path, dirs: &[Dir], threads: usize) -> Changes {
     changes
 }
 
-fn check_dir(root: &Path, dir: &Dir, number: usize, first: u32, out: &mut Changes) {
+fn check_dir(
+    root: &Path,
+    dir: &Dir,
+    (number, first): (usize, u32),
+    racy_after: i64,
+    out: &mut Changes,
+) {
     let path = root.join(std::ffi::OsStr::from_bytes(&dir.path));
     let Ok(cpath) = CString::new(path.as_os_str().as_bytes()) else {
         out.dirs.push(number);
@@ -117,6 +141,8 @@ fn check_dir(root: &Path, dir: &Dir, number: usize, first: u32, out: &mut Change
     } else {
         false
     };
+    let racy = |mtime: i64, ctime: i64| mtime >= racy_after || ctime >= racy_after;
+    let same = same && !racy(dir.stamp.mtime_ns, dir.stamp.ctime_ns);
     if !same {
         out.dirs.push(number);
     }
@@ -135,7 +161,7 @@ fn check_dir(root: &Path, dir: &Dir, number: usize, first: u32, out: &mut Change
                 mtime_ns: nanos(st.st_mtime, st.st_mtime_nsec),
                 ctime_ns: nanos(st.st_ctime, st.st_ctime_nsec),
             });
-        if key != Some(e.key) {
+        if key != Some(e.key) || racy(e.key.mtime_ns, e.key.ctime_ns) {
             out.files.push(first + i as u32);
         }
     }
@@ -163,11 +189,11 @@ mod tests {
     fn changed_after(change: impl FnOnce(&Path)) -> (Vec<String>, Vec<String>) {
         let root = tree();
         let dirs = build(root.path(), 2, &Progress::default()).dirs;
-        assert!(check(root.path(), &dirs, 2).is_empty(), "fresh right after the build");
+        assert!(check(root.path(), &dirs, i64::MAX, 2).is_empty(), "fresh right after the build");
         // Time stamps must be able to differ.
         std::thread::sleep(std::time::Duration::from_millis(20));
         change(root.path());
-        let changes = check(root.path(), &dirs, 2);
+        let changes = check(root.path(), &dirs, i64::MAX, 2);
         let names: Vec<String> = dirs
             .iter()
             .flat_map(|d| {
@@ -185,6 +211,24 @@ mod tests {
             .map(|&i| String::from_utf8_lossy(&dirs[i].path).into_owned())
             .collect();
         (dirs, files)
+    }
+
+    #[test]
+    fn what_is_stamped_after_the_build_began_counts_as_changed() {
+        let root = tree();
+        let built = build(root.path(), 2, &Progress::default());
+        let racy_after = built.started_ns - crate::segment::RACY_MARGIN_NS;
+        // Made just before the build: all of it may have changed unseen.
+        let changes = check(root.path(), &built.dirs, racy_after, 2);
+        assert_eq!((changes.dirs.len(), changes.files.len()), (3, 3), "{changes:?}");
+        // With nothing racy (stamped long before the build): trusted.
+        assert!(check(root.path(), &built.dirs, i64::MAX, 2).files.is_empty());
+        let old = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1 << 30);
+        let f = fs::File::options().write(true).open(root.path().join("a.txt")).unwrap();
+        f.set_modified(old).unwrap();
+        // ctime still says now.
+        let changes = check(root.path(), &built.dirs, racy_after, 2);
+        assert!(changes.files.len() == 3, "{changes:?}");
     }
 
     #[test]

@@ -7,8 +7,8 @@
 //! to the trigrams a matching line must hold), the trigrams of a text
 //! ([`grams`]), the index file ([`segment`]), where indexes live and how a
 //! new one replaces the old ([`store`]), the parallel build ([`build`]) and
-//! the check that the index is still true ([`fresh`]). Searches do not use
-//! the index yet.
+//! the check that the index is still true ([`fresh`]), and what a search
+//! served by the index visits ([`visit`]).
 #![deny(missing_docs)]
 
 pub mod build;
@@ -18,5 +18,6 @@ pub mod plan;
 pub mod query;
 pub mod segment;
 pub mod store;
+pub mod visit;
 
 pub use plan::{plan, Query};

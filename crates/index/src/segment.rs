@@ -8,7 +8,7 @@
 //! carry their own checksum, checked when they are read. A file that fails
 //! a check is refused as corrupt, never read as if it were right.
 //!
-//! Sections: `META` (the root), `DIRS` (each directory's path and stamps,
+//! Sections: `META` (when the build began, then the root), `DIRS` (each directory's path and stamps,
 //! and its range of entries), `ENTRIES` (name, type, stat key, class of
 //! every entry), `NAMES` (the bytes of paths and names), `GRAMS` (each
 //! gram's postings: offset, length, checksum, sorted by gram) and
@@ -23,7 +23,7 @@ use roaring::RoaringBitmap;
 pub const MAGIC: &[u8; 8] = b"TRAWLIX\x01";
 /// Bumped whenever the layout or the meaning of a field changes: an index
 /// of another version is rebuilt, not misread.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 const TAG_META: u32 = 1;
 const TAG_DIRS: u32 = 2;
@@ -33,6 +33,14 @@ const TAG_GRAMS: u32 = 5;
 const TAG_POSTINGS: u32 = 6;
 const SECTIONS: usize = 6;
 const HEADER: usize = 16 + SECTIONS * 32;
+
+/// A file changed twice within one tick of the file system's clock keeps
+/// its stamps (a coarse clock: 1 to 10 ms; a network file system's server
+/// clock may be further off): anything stamped less than this long before
+/// a build began, or later, is searched as changed ("racily clean", as
+/// git calls it), so a change made while the index was built is never
+/// missed.
+pub const RACY_MARGIN_NS: i64 = 1_000_000_000;
 
 const DIR_SIZE: usize = 56;
 const ENTRY_SIZE: usize = 48;
@@ -164,9 +172,11 @@ fn class_of(code: u8) -> Option<Class> {
 pub fn write(
     out: &mut File,
     root: &[u8],
+    started_ns: i64,
     dirs: &[Dir],
     postings: impl IntoIterator<Item = (u32, RoaringBitmap)>,
 ) -> io::Result<()> {
+    let meta = [&started_ns.to_le_bytes()[..], root].concat();
     let mut names = Vec::new();
     let mut dir_bytes = Vec::with_capacity(dirs.len() * DIR_SIZE);
     let mut entry_bytes = Vec::new();
@@ -205,9 +215,12 @@ pub fn write(
     w.write_all(&[0; HEADER])?;
     let mut offset = HEADER as u64;
     let mut table = [(0u64, 0u64, 0u32); SECTIONS];
-    for (tag, data) in
-        [(TAG_META, root), (TAG_DIRS, &dir_bytes), (TAG_ENTRIES, &entry_bytes), (TAG_NAMES, &names)]
-    {
+    for (tag, data) in [
+        (TAG_META, &meta[..]),
+        (TAG_DIRS, &dir_bytes),
+        (TAG_ENTRIES, &entry_bytes),
+        (TAG_NAMES, &names),
+    ] {
         w.write_all(data)?;
         table[tag as usize - 1] = (offset, data.len() as u64, crc32fast::hash(data));
         offset += data.len() as u64;
@@ -323,7 +336,8 @@ impl Segment {
             *s = (off, len);
         }
         let seg = Segment { map, sections };
-        if !seg.section(TAG_DIRS).len().is_multiple_of(DIR_SIZE)
+        if seg.section(TAG_META).len() < 8
+            || !seg.section(TAG_DIRS).len().is_multiple_of(DIR_SIZE)
             || !seg.section(TAG_ENTRIES).len().is_multiple_of(ENTRY_SIZE)
             || !seg.section(TAG_GRAMS).len().is_multiple_of(GRAM_SIZE)
         {
@@ -339,7 +353,18 @@ impl Segment {
 
     /// The root the index is of.
     pub fn root(&self) -> &[u8] {
-        self.section(TAG_META)
+        &self.section(TAG_META)[8..]
+    }
+
+    /// When its build began (ns since the epoch).
+    pub fn started_ns(&self) -> i64 {
+        i64::from_le_bytes(self.section(TAG_META)[..8].try_into().unwrap_or_default())
+    }
+
+    /// Files and directories stamped at or after this time (ns) may have
+    /// changed without changing their stamps (see [`RACY_MARGIN_NS`]).
+    pub fn racy_after(&self) -> i64 {
+        self.started_ns().saturating_sub(RACY_MARGIN_NS)
     }
 
     fn name(&self, at: u64, len: u32) -> Result<&[u8], Refused> {
@@ -464,7 +489,7 @@ mod tests {
     fn written() -> File {
         let (dirs, postings) = sample();
         let mut f = tempfile::tempfile().unwrap();
-        write(&mut f, b"/the/root", &dirs, postings).unwrap();
+        write(&mut f, b"/the/root", 1234, &dirs, postings).unwrap();
         f
     }
 
@@ -473,6 +498,7 @@ mod tests {
         let f = written();
         let seg = Segment::open(&f).unwrap();
         assert_eq!(seg.root(), b"/the/root");
+        assert_eq!(seg.started_ns(), 1234);
         assert_eq!(seg.dirs().unwrap(), sample().0);
         assert_eq!(seg.postings(0x616263).unwrap().unwrap().iter().collect::<Vec<_>>(), [0, 2]);
         assert_eq!(seg.postings(0x787978).unwrap().unwrap().len(), 1);

@@ -33,11 +33,23 @@ impl<'a> Data<'a> {
 #[derive(Serialize)]
 #[serde(tag = "type", content = "data", rename_all = "lowercase")]
 enum Message<'a, S> {
-    Begin { path: Data<'a> },
+    Begin {
+        path: Data<'a>,
+    },
     Match(LineMessage<'a, S>),
     Context(LineMessage<'a, S>),
-    End { path: Data<'a>, binary_offset: Option<u64>, stats: FileStats },
-    Summary { elapsed_total: Elapsed, stats: TotalStats },
+    End {
+        path: Data<'a>,
+        binary_offset: Option<u64>,
+        stats: FileStats,
+    },
+    Summary {
+        elapsed_total: Elapsed,
+        stats: TotalStats,
+        /// How an index served the search (when one did).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        index: Option<IndexStats>,
+    },
 }
 
 /// A message without submatches (begin, end, summary).
@@ -181,8 +193,27 @@ pub(crate) fn end(out: &mut Vec<u8>, path: &[u8], summary: &SearchSummary, selec
     write(out, &Plain::End { path, binary_offset: summary.binary_offset, stats });
 }
 
-/// Writes the closing summary message.
-pub fn summary(out: &mut Vec<u8>, stats: &super::Stats, elapsed: std::time::Duration) {
+/// How an index served a search: files passed over unopened (they cannot
+/// match), searched as candidates, and searched because they changed or
+/// are new since the index was built.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct IndexStats {
+    /// Unchanged files that cannot match.
+    pub files_skipped: u64,
+    /// Unchanged files that may match.
+    pub files_candidates: u64,
+    /// Files changed or new since the index was built.
+    pub files_changed: u64,
+}
+
+/// Writes the closing summary message (with how an index served the
+/// search, when one did).
+pub fn summary(
+    out: &mut Vec<u8>,
+    stats: &super::Stats,
+    elapsed: std::time::Duration,
+    index: Option<IndexStats>,
+) {
     let elapsed_total = Elapsed {
         secs: elapsed.as_secs(),
         nanos: elapsed.subsec_nanos(),
@@ -197,5 +228,5 @@ pub fn summary(out: &mut Vec<u8>, stats: &super::Stats, elapsed: std::time::Dura
         matches: stats.matches,
         binary_searches_with_match: stats.binary_files_matched,
     };
-    write(out, &Plain::Summary { elapsed_total, stats });
+    write(out, &Plain::Summary { elapsed_total, stats, index });
 }

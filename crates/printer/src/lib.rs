@@ -13,6 +13,7 @@ mod json;
 mod pages;
 
 pub use crate::json::summary as json_summary;
+pub use crate::json::IndexStats;
 
 use std::io;
 

@@ -52,6 +52,8 @@ pub struct Config {
     pub devices: Devices,
     /// `-d`: what is done with directory operands.
     pub directories: Directories,
+    /// The index's question, when an index may serve the search.
+    pub index: Option<crate::indexed::IndexUse>,
 }
 
 /// `-D ACTION`: devices, FIFOs and sockets.
@@ -241,6 +243,7 @@ impl Config {
             bad => patterns.describe(bad),
         })?;
         let patterns = patterns.lines;
+        let index_query = |invert| crate::index_query::query(&mb, &patterns, invert);
 
         let stdout_tty = std::io::stdout().is_terminal();
         let context = |id: &str| m.get_one::<u64>(id).map(|&n| n as usize);
@@ -404,6 +407,26 @@ impl Config {
         let selects_nothing =
             (searcher.max_count == Some(0) || no_line) && mode != OutputMode::FilesWithoutMatch;
         let output_file = output_file(mode, searcher.max_count);
+        let directories = match m.get_one::<String>("directories").map(String::as_str) {
+            // -r and -R after -d say recurse again (grep keeps the last).
+            Some(_) if last("directories") < last("recursive").max(last("dereference")) => {
+                Directories::Recurse
+            }
+            Some("read") => Directories::Read,
+            Some("skip") => Directories::Skip,
+            _ => Directories::Recurse,
+        };
+        // What an index cannot serve yet: a sorted walk, followed links,
+        // ignore files, extracted text.
+        let unserved = ["no_index", "dereference", "gitignore", "search_zip", "docs"];
+        let index =
+            (!sorted && !unserved.iter().any(|id| flag(id)) && directories == Directories::Recurse)
+                // -c and -L print files without a match too: all are read.
+                .then(|| {
+                    let every = matches!(mode, OutputMode::Count | OutputMode::FilesWithoutMatch);
+                    crate::indexed::IndexUse::find(|| index_query(invert || every))
+                })
+                .flatten();
         Ok(Config {
             matcher,
             searcher,
@@ -425,15 +448,8 @@ impl Config {
                 Some("skip") => Devices::Skip,
                 _ => Devices::Operands,
             },
-            // -r and -R after -d say recurse again (grep keeps the last).
-            directories: match m.get_one::<String>("directories").map(String::as_str) {
-                Some(_) if last("directories") < last("recursive").max(last("dereference")) => {
-                    Directories::Recurse
-                }
-                Some("read") => Directories::Read,
-                Some("skip") => Directories::Skip,
-                _ => Directories::Recurse,
-            },
+            directories,
+            index,
             stdin_label: m
                 .get_one::<OsString>("label")
                 .map_or_else(|| b"(standard input)".to_vec(), |l| l.as_bytes().to_vec()),

@@ -112,7 +112,13 @@ pub fn run(ctx: &Context<'_>) -> Stats {
                 stats.add(&v.finish());
             }
             Target::Path { path, display } => {
-                walk.add_root_displayed(path, display);
+                let report = |msg: &[u8]| ctx.report(msg, false);
+                let served = cfg.index.as_ref().is_some_and(|ix| {
+                    crate::indexed::add_operand(cfg, ix, &mut walk, path, display, &report)
+                });
+                if !served {
+                    walk.add_root_displayed(path, display);
+                }
                 roots += 1;
             }
         }

@@ -81,8 +81,12 @@ fn status(cache: &Path) -> ExitCode {
 
 /// Checks the index of `shown` against the tree, and says what changed.
 fn freshness(store: &Store, shown: &Path) -> bool {
+    let mut racy_after = 0;
     let dirs = match store.current() {
-        Ok(Some((segment, _))) => segment.dirs(),
+        Ok(Some((segment, _))) => {
+            racy_after = segment.racy_after();
+            segment.dirs()
+        }
         Ok(None) => {
             eprintln!("trawl: {}: no index", shown.display());
             return false;
@@ -98,7 +102,7 @@ fn freshness(store: &Store, shown: &Path) -> bool {
     };
     let start = Instant::now();
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let changes = trawl_index::fresh::check(store.root(), &dirs, threads);
+    let changes = trawl_index::fresh::check(store.root(), &dirs, racy_after, threads);
     let files: usize = dirs.iter().map(|d| d.entries.len()).sum();
     let verdict = if changes.is_empty() {
         "up to date".to_string()
@@ -178,7 +182,7 @@ fn build_one(store: &Store, shown: &Path) -> bool {
     let mut postings = Some(built.postings);
     let published = store.publish(|file| {
         let postings = postings.take().unwrap_or_default();
-        trawl_index::segment::write(file, root.as_bytes(), &built.dirs, postings)
+        trawl_index::segment::write(file, root.as_bytes(), built.started_ns, &built.dirs, postings)
     });
     match published {
         Ok(_) => {

@@ -68,7 +68,7 @@ mod tests {
         let root = tree();
         let built = build(root.path(), 2, &Progress::default());
         let mut file = tempfile::tempfile().unwrap();
-        segment::write(&mut file, b"root", &built.dirs, built.postings).unwrap();
+        segment::write(&mut file, b"root", 0, &built.dirs, built.postings).unwrap();
         let seg = Segment::open(&file).unwrap();
         let mut files = Vec::new();
         for d in &built.dirs {

@@ -26,8 +26,8 @@ mod extractors;
 mod find;
 mod grep;
 mod index_cmd;
-#[allow(dead_code)] // Searches do not ask the index yet.
 mod index_query;
+mod indexed;
 mod interrupt;
 mod output;
 mod patterns;
@@ -102,7 +102,13 @@ fn main() -> ExitCode {
         let mut text = Vec::new();
         let elapsed = start.elapsed();
         if cfg.printer.mode == OutputMode::Json {
-            trawl_printer::json_summary(&mut text, &stats, elapsed);
+            let index =
+                cfg.index.as_ref().and_then(|ix| ix.counts()).map(|c| trawl_printer::IndexStats {
+                    files_skipped: c.skipped,
+                    files_candidates: c.candidates,
+                    files_changed: c.changed,
+                });
+            trawl_printer::json_summary(&mut text, &stats, elapsed, index);
         } else {
             text.extend_from_slice(
                 format!(
@@ -121,6 +127,15 @@ fn main() -> ExitCode {
                 )
                 .as_bytes(),
             );
+            if let Some(c) = cfg.index.as_ref().and_then(|ix| ix.counts()) {
+                text.extend_from_slice(
+                    format!(
+                        "{} files passed over by the index (they cannot match)\n{} files searched as the index's candidates\n{} files searched because they changed or are new\n",
+                        c.skipped, c.candidates, c.changed
+                    )
+                    .as_bytes(),
+                );
+            }
         }
         let _ = trawl_printer::Output::write(&out, &text, Chunk::Continued);
     }

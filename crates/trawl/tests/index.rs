@@ -1,7 +1,15 @@
 //! `trawl index`: builds a tree's index under `$XDG_CACHE_HOME/trawl`
-//! (never in the tree), lists and drops it. (Searches do not use it yet.)
+//! (never in the tree), lists and drops it; searches it serves equal
+//! searches without it (`--no-index`) after every kind of change to the
+//! tree, with a damaged index, and after a build killed midway.
 
-use crate::util::Tree;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::time::Duration;
+
+use proptest::prelude::*;
+
+use crate::util::{clip, sorted_records, Cmd, Run, Tree};
 
 fn listing(dir: &std::path::Path) -> Vec<String> {
     let mut out = Vec::new();
@@ -28,6 +36,8 @@ fn an_index_is_built_listed_and_dropped_outside_the_tree() {
     t.file_bytes(b"tree/sub/bin", b"\x00\x01binary PM_RESUME\n");
     let cache = t.path().join("cache").display().to_string();
     let before = listing(&t.path().join("tree"));
+    // Older than the margin within which a file counts as changed.
+    std::thread::sleep(std::time::Duration::from_millis(1100));
     let built = t.trawl().env("XDG_CACHE_HOME", &cache).args(["index", "tree"]).run();
     // Quiet through a pipe.
     built.assert_code(0).assert_no_stderr().assert_stdout("");
@@ -49,6 +59,7 @@ fn an_index_is_built_listed_and_dropped_outside_the_tree() {
     );
     t.file("tree/sub/b.txt", "changed text\n");
     t.file("tree/new.txt", "new\n");
+    // (b.txt's stamps changed, or it is racy: changed either way.)
     let stale = t.trawl().env("XDG_CACHE_HOME", &cache).args(["index", "--status", "tree"]).run();
     assert!(
         stale.stdout_str().starts_with("tree: 1 directory and 1 file changed ("),
@@ -70,4 +81,431 @@ fn an_index_is_built_listed_and_dropped_outside_the_tree() {
     let missing = t.trawl().env("XDG_CACHE_HOME", &cache).args(["index", "nowhere"]).run();
     missing.assert_code(2);
     assert_eq!(missing.stderr_str(), "trawl: nowhere: No such file or directory\n");
+}
+
+// ---------------------------------------------------------------------
+// Searches served by the index.
+
+const WORDS: [&str; 16] = [
+    "static",
+    "int",
+    "PM_RESUME",
+    "pm_suspend",
+    "linus",
+    "Linus",
+    "TORVALDS",
+    "foo_bar",
+    "ewd@cs.example.org",
+    "x+y=z",
+    "naïve",
+    "(void)",
+    "return",
+    "abc",
+    "abd",
+    "xyz7",
+];
+
+/// A tree of 150 source-like files in `tree/` (words from WORDS, a binary
+/// file, a symlink, an empty file, a name that is not UTF-8, a FIFO), with
+/// its own cache, indexed.
+struct Indexed {
+    t: Tree,
+    cache: String,
+}
+
+impl Indexed {
+    fn new() -> Indexed {
+        let t = Tree::new();
+        for i in 0..150usize {
+            let mut text = String::new();
+            for l in 0..(i % 7 + 1) {
+                let w: Vec<&str> =
+                    (0..4).map(|k| WORDS[(i * 5 + l * 3 + k * k) % WORDS.len()]).collect();
+                text.push_str(&w.join(" "));
+                text.push('\n');
+            }
+            t.file(format!("tree/d{}/e{}/f{i}.c", i % 5, i % 3), text);
+        }
+        t.file_bytes(b"tree/bin.dat", b"\x00\x01binary PM_RESUME linus\n");
+        t.file("tree/d3/e1/rare.c", "Dijkstra was here\n");
+        t.file("tree/empty", "");
+        t.file("tree/.hidden/h.txt", "hidden linus\n");
+        t.file_bytes(b"tree/d1/odd\xff.txt", b"odd name linus\n");
+        t.symlink("d0/e0/f0.c", "tree/link.c");
+        t.fifo("tree/d2/pipe");
+        let cache = t.path().join("cache").display().to_string();
+        let ix = Indexed { t, cache };
+        ix.index();
+        ix
+    }
+
+    /// Builds the index again, once what was just written is older than
+    /// the margin within which a file counts as changed.
+    fn index(&self) {
+        std::thread::sleep(Duration::from_millis(1100));
+        self.trawl().args(["index", "tree"]).run().assert_code(0).assert_no_stderr();
+    }
+
+    fn trawl(&self) -> Cmd {
+        self.t.trawl().env("XDG_CACHE_HOME", &self.cache)
+    }
+
+    fn path(&self, rel: &str) -> std::path::PathBuf {
+        self.t.path().join("tree").join(rel)
+    }
+
+    /// The search `args` of `tree` with and without the index: the same
+    /// exit code, messages and output (records sorted by file); returns
+    /// the indexed run.
+    fn same(&self, args: &[&str]) -> Run {
+        let sep = if args.contains(&"-z") || args.contains(&"-Z") { 0 } else { b'\n' };
+        let run = |extra: &[&str]| self.trawl().args(extra).args(args).args(["tree"]).run();
+        let (with, without) = (run(&["-r"]), run(&["-r", "--no-index"]));
+        assert_eq!(with.code, without.code, "{args:?}: exit code\n{}", with.stderr_str());
+        assert_eq!(
+            sorted_records(&with.stdout, sep),
+            sorted_records(&without.stdout, sep),
+            "{args:?}: output\nwith the index:\n{}\nwithout:\n{}",
+            clip(&with.stdout),
+            clip(&without.stdout)
+        );
+        assert_eq!(
+            sorted_records(&with.stderr, b'\n'),
+            sorted_records(&without.stderr, b'\n'),
+            "{args:?}: messages"
+        );
+        with
+    }
+
+    /// How the index served a search (the JSON summary's `index`).
+    fn served(&self, args: &[&str]) -> Option<serde_json::Value> {
+        let r = self.trawl().args(["-r", "--json"]).args(args).args(["tree"]).run();
+        let out = r.stdout_str();
+        let last =
+            out.lines().rfind(|l| l.starts_with("{\"type\":\"summary\"")).unwrap_or_default();
+        let v: serde_json::Value = serde_json::from_str(last).unwrap_or_else(|e| {
+            panic!("summary {last:?}: {e}");
+        });
+        v["data"].get("index").cloned()
+    }
+}
+
+/// The searches an index must answer as a plain search does.
+const CASES: [&[&str]; 44] = [
+    &["PM_RESUME"],
+    &["foobardoesnotexist"],
+    &["-n", "linus"],
+    &["-i", "linus"],
+    &["-w", "-i", "LINUS"],
+    &["-c", "PM_RESUME"],
+    &["-l", "static int"],
+    &["-L", "TORVALDS"],
+    &["-o", "x\\+y=\\w"],
+    &["-v", "-c", "a"],
+    &["-v", "static"],
+    &["^static int"],
+    &["-x", "abc abd xyz7 static"],
+    &["-E", "pm_(resume|suspend)"],
+    &["-F", "-i", "-e", "pm_resume", "-e", "TORVALDS"],
+    &["-n", "foo.*bar"],
+    &["[0-9]{2,}"],
+    &["-P", "(?<=foo_)bar"],
+    &["-P", "\\blinus(?!\\w)"],
+    &["-P", "(\\w+) \\1"],
+    &["-G", "x+y=z"],
+    &["-i", "NAÏVE"],
+    &["naïve"],
+    &["."],
+    &["^$"],
+    &["\\w+@\\w+\\.example"],
+    &["-m1", "-n", "return"],
+    &["-A1", "-B1", "PM_RESUME"],
+    &["-b", "-o", "abd"],
+    &["-e", "abcdefghij", "-e", "zyxwvu"],
+    &["-w", "ab"],
+    &["a|b|c"],
+    &["-F", "(void)"],
+    &["-z", "PM_RESUME"],
+    &["-Z", "-l", "linus"],
+    &["-I", "linus"],
+    &["-a", "-c", "binary"],
+    &["--include=*.c", "-l", "PM_RESUME"],
+    &["--exclude-dir=d1", "-c", "-i", "linus"],
+    &["--max-depth", "2", "-l", "linus"],
+    &["--max-depth", "0", "linus"],
+    &["-D", "read", "-l", "static"],
+    &["-q", "TORVALDS"],
+    &["-s", "-l", "linus"],
+];
+
+#[test]
+fn an_indexed_search_equals_a_search_without_the_index() {
+    let ix = Indexed::new();
+    for args in CASES {
+        ix.same(args);
+    }
+    // The index did serve them: a rare word opens one file.
+    let served = ix.served(&["Dijkstra"]).expect("the index serves the search");
+    assert_eq!(served["files_changed"], 0, "{served}");
+    assert_eq!(served["files_candidates"], 1, "{served}");
+    assert!(served["files_skipped"].as_u64().unwrap() > 150, "{served}");
+    let none = ix.served(&["foobardoesnotexist"]).expect("served");
+    assert_eq!(none["files_candidates"], 0, "{none}");
+    // -v, and -c (which prints every file), read every file.
+    assert_eq!(ix.served(&["-v", "static"]).unwrap()["files_skipped"], 0);
+    let counted = ix.trawl().args(["-r", "--stats", "-c", "static", "tree"]).run();
+    let text = counted.stdout_str();
+    assert!(text.contains("\n0 files passed over by the index (they cannot match)\n"), "{text}");
+    let rare = ix.trawl().args(["-r", "--stats", "Dijkstra", "tree"]).run();
+    let text = rare.stdout_str();
+    assert!(text.contains("\n1 files searched as the index's candidates\n"), "{text}");
+    assert!(text.contains("\n0 files searched because they changed or are new\n"), "{text}");
+    // --no-index: not served.
+    assert_eq!(ix.served(&["--no-index", "TORVALDS"]), None);
+    // A directory below the indexed root is served by its index.
+    let r = ix.trawl().args(["-r", "--json", "linus", "tree/d1"]).run();
+    assert!(r.stdout_str().contains("\"index\":{"), "{}", r.stdout_str());
+    let (a, b) = (
+        ix.trawl().args(["-r", "linus", "tree/d1"]).run(),
+        ix.trawl().args(["-r", "--no-index", "linus", "tree/d1"]).run(),
+    );
+    assert_eq!(a.sorted_lines(), b.sorted_lines());
+    // From inside the tree, no operand: names printed bare, as always.
+    let inside = |extra: &[&str]| {
+        Cmd::trawl(&ix.path(""))
+            .env("XDG_CACHE_HOME", &ix.cache)
+            .args(extra)
+            .args(["-r", "-n", "linus"])
+            .run()
+    };
+    assert_eq!(inside(&[]).sorted_lines(), inside(&["--no-index"]).sorted_lines());
+    assert!(inside(&[]).stdout_str().lines().any(|l| l.starts_with("d0/")));
+}
+
+/// One change to the tree, then every search of CASES.
+fn after(change: impl FnOnce(&Indexed), must: &[(&[&str], &str)]) {
+    let ix = Indexed::new();
+    change(&ix);
+    for args in CASES {
+        ix.same(args);
+    }
+    for (args, line) in must {
+        let r = ix.same(args);
+        assert!(
+            r.stdout_str().lines().any(|l| l == *line),
+            "{args:?}: no line {line:?}\n{}",
+            r.stdout_str()
+        );
+    }
+    assert!(ix.served(&["linus"]).is_some(), "the index still serves the search");
+}
+
+#[test]
+fn appending_to_a_file_is_seen() {
+    after(
+        |ix| {
+            use std::io::Write;
+            let mut f =
+                std::fs::OpenOptions::new().append(true).open(ix.path("d1/e1/f1.c")).unwrap();
+            f.write_all(b"appended NEEDLE\n").unwrap();
+        },
+        &[(&["NEEDLE"], "tree/d1/e1/f1.c:appended NEEDLE")],
+    );
+}
+
+/// Rewrites a file with text of the same size, then restores its mtime.
+fn edit_in_place(path: &Path, from: &str, to: &str) {
+    assert_eq!(from.len(), to.len());
+    let old = std::fs::metadata(path).unwrap().modified().unwrap();
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains(from), "{text}");
+    std::fs::write(path, text.replacen(from, to, 1)).unwrap();
+    std::fs::File::options().write(true).open(path).unwrap().set_modified(old).unwrap();
+    assert_eq!(std::fs::metadata(path).unwrap().modified().unwrap(), old);
+}
+
+#[test]
+fn a_same_size_edit_with_the_old_mtime_restored_is_seen() {
+    after(
+        |ix| edit_in_place(&ix.path("d2/e2/f2.c"), "static", "NEEDLE"),
+        &[(&["-c", "NEEDLE"], "tree/d2/e2/f2.c:1")],
+    );
+}
+
+#[test]
+fn an_edit_that_changes_the_size_with_the_old_mtime_restored_is_seen() {
+    after(
+        |ix| {
+            let p = ix.path("d3/e0/f3.c");
+            let old = std::fs::metadata(&p).unwrap().modified().unwrap();
+            std::fs::write(&p, "a longer NEEDLE than before\n").unwrap();
+            // touch -d with the old time.
+            let shown = chrono_free_touch_date(old);
+            let st = std::process::Command::new("touch").args(["-d", &shown]).arg(&p).status();
+            assert!(st.unwrap().success());
+        },
+        &[(&["NEEDLE"], "tree/d3/e0/f3.c:a longer NEEDLE than before")],
+    );
+}
+
+/// A `touch -d` date for `t`: `@SECONDS.NANOS`.
+fn chrono_free_touch_date(t: std::time::SystemTime) -> String {
+    let d = t.duration_since(std::time::UNIX_EPOCH).unwrap();
+    format!("@{}.{:09}", d.as_secs(), d.subsec_nanos())
+}
+
+#[test]
+fn a_new_file_in_an_old_directory_is_seen() {
+    after(
+        |ix| std::fs::write(ix.path("d4/e1/new.c"), "new NEEDLE\n").unwrap(),
+        &[(&["NEEDLE"], "tree/d4/e1/new.c:new NEEDLE")],
+    );
+}
+
+#[test]
+fn a_new_directory_is_walked() {
+    after(
+        |ix| {
+            std::fs::create_dir_all(ix.path("d0/new/deeper")).unwrap();
+            std::fs::write(ix.path("d0/new/deeper/n.c"), "deep NEEDLE\n").unwrap();
+        },
+        &[(&["NEEDLE"], "tree/d0/new/deeper/n.c:deep NEEDLE")],
+    );
+}
+
+#[test]
+fn a_deleted_file_and_directory_are_gone() {
+    after(
+        |ix| {
+            std::fs::remove_file(ix.path("d0/e0/f0.c")).unwrap();
+            std::fs::remove_dir_all(ix.path("d1/e2")).unwrap();
+        },
+        &[(&["-c", "-r", "--include=f15.c", "static"], "tree/d0/e0/f15.c:0")],
+    );
+}
+
+#[test]
+fn renamed_files_and_directories_are_found_under_their_new_names() {
+    after(
+        |ix| {
+            std::fs::rename(ix.path("d2/e0/f12.c"), ix.path("d3/moved.c")).unwrap();
+            std::fs::rename(ix.path("d4/e2"), ix.path("renamed")).unwrap();
+        },
+        &[(&["-l", "."], "tree/d3/moved.c"), (&["-l", "."], "tree/renamed/f14.c")],
+    );
+}
+
+#[test]
+fn a_file_replaced_by_a_symlink_is_not_followed() {
+    after(
+        |ix| {
+            std::fs::remove_file(ix.path("d1/e0/f6.c")).unwrap();
+            std::os::unix::fs::symlink("../../d3/e0/f3.c", ix.path("d1/e0/f6.c")).unwrap();
+        },
+        &[(&["-c", "--include=f3.c", "."], "tree/d3/e0/f3.c:4")],
+    );
+}
+
+#[test]
+fn a_file_made_unreadable_is_searched_again() {
+    after(
+        |ix| {
+            let p = ix.path("d2/e1/f7.c");
+            std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o000)).unwrap();
+        },
+        &[],
+    );
+}
+
+/// One edit of a random sequence.
+#[derive(Clone, Debug)]
+enum Edit {
+    Append(usize),
+    SameSize(usize),
+    NewFile(usize),
+    NewDir(usize),
+    Delete(usize),
+    Rename(usize, usize),
+    ToSymlink(usize),
+    Unreadable(usize),
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    prop_oneof![
+        (0..150usize).prop_map(Edit::Append),
+        (0..150usize).prop_map(Edit::SameSize),
+        (0..15usize).prop_map(Edit::NewFile),
+        (0..15usize).prop_map(Edit::NewDir),
+        (0..150usize).prop_map(Edit::Delete),
+        (0..150usize, 0..15usize).prop_map(|(a, b)| Edit::Rename(a, b)),
+        (0..150usize).prop_map(Edit::ToSymlink),
+        (0..150usize).prop_map(Edit::Unreadable),
+    ]
+}
+
+impl Indexed {
+    /// The path of file `i` of the generated tree.
+    fn file_of(&self, i: usize) -> std::path::PathBuf {
+        self.path(&format!("d{}/e{}/f{i}.c", i % 5, i % 3))
+    }
+
+    /// Applies an edit (one whose file is gone already does nothing).
+    fn apply(&self, e: &Edit, serial: usize) {
+        let dir_of = |k: usize| self.path(&format!("d{}/e{}", k % 5, k % 3));
+        let f = |i| self.file_of(i);
+        match *e {
+            Edit::Append(i) if f(i).is_file() => {
+                use std::io::Write;
+                let mut h = std::fs::OpenOptions::new().append(true).open(f(i)).unwrap();
+                writeln!(h, "NEEDLE{serial}").unwrap();
+            }
+            Edit::SameSize(i) if f(i).is_file() => {
+                let text = std::fs::read_to_string(f(i)).unwrap();
+                if let Some(w) = WORDS.iter().find(|w| w.len() >= 3 && text.contains(*w)) {
+                    edit_in_place(&f(i), &w[..3], "NDL");
+                }
+            }
+            Edit::NewFile(k) if dir_of(k).is_dir() => {
+                let p = dir_of(k).join(format!("new{serial}.c"));
+                std::fs::write(p, format!("NEEDLE{serial} new\n")).unwrap();
+            }
+            Edit::NewDir(k) if dir_of(k).is_dir() => {
+                let d = dir_of(k).join(format!("dir{serial}"));
+                std::fs::create_dir(&d).unwrap();
+                std::fs::write(d.join("n.c"), format!("NEEDLE{serial} in a new directory\n"))
+                    .unwrap();
+            }
+            Edit::Delete(i) if f(i).is_file() => std::fs::remove_file(f(i)).unwrap(),
+            Edit::Rename(i, k) if f(i).is_file() && dir_of(k).is_dir() => {
+                std::fs::rename(f(i), dir_of(k).join(format!("renamed{serial}.c"))).unwrap()
+            }
+            Edit::ToSymlink(i) if f(i).is_file() => {
+                std::fs::remove_file(f(i)).unwrap();
+                std::os::unix::fs::symlink("../../d0/e0/f0.c", f(i)).unwrap();
+            }
+            Edit::Unreadable(i) if f(i).is_file() => {
+                std::fs::set_permissions(f(i), std::fs::Permissions::from_mode(0o000)).unwrap()
+            }
+            _ => {}
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    /// After any sequence of edits, the indexed search of a few patterns
+    /// equals the search without the index, edit after edit.
+    #[test]
+    fn any_sequence_of_edits_leaves_indexed_searches_right(
+        edits in proptest::collection::vec(edit(), 1..8)
+    ) {
+        let ix = Indexed::new();
+        for (n, e) in edits.iter().enumerate() {
+            ix.apply(e, n);
+            for args in [&["NEEDLE"][..], &["-c", "NDL"], &["-l", "-i", "linus"], &["-n", "static int"]] {
+                ix.same(args);
+            }
+        }
+    }
 }

@@ -353,6 +353,63 @@ impl<'w> DirReader<'w> {
         }
     }
 
+    /// The task that opens a listed root (see [`WalkBuilder::add_listed`]),
+    /// and its known children.
+    pub(crate) fn listed_root<'r>(&self, root: &'r Root) -> (DirTask, &'r [(CString, FileType)]) {
+        let listed = root.listed.as_deref().expect("a listed root");
+        let task = DirTask {
+            parent: None,
+            name: root.open.clone(),
+            path: root.display.clone(),
+            depth: listed.depth,
+            followed: true,
+            stat: None,
+        };
+        (task, &listed.children)
+    }
+
+    /// The children of `dir` its caller knows (instead of reading it):
+    /// those of unknown type are stat'd, as [`DirReader::read_children`]
+    /// does for an unknown `d_type`.
+    pub(crate) fn known_children<V: Visitor>(
+        &mut self,
+        dir: &OpenDir,
+        known: &[(CString, FileType)],
+        v: &mut V,
+        out: &mut Vec<Child>,
+    ) -> WalkState {
+        out.clear();
+        for (name, file_type) in known {
+            let mut child = Child {
+                name: name.clone(),
+                file_type: *file_type,
+                stat: None,
+                followed: false,
+                link_error: None,
+                ino: 0,
+            };
+            if child.file_type == FileType::Unknown {
+                match fstatat(dir.fd.as_raw_fd(), name, false) {
+                    Ok(st) => {
+                        child.file_type = FileType::from_mode(st.st_mode);
+                        child.ino = st.st_ino;
+                        child.stat = Some(Box::new(st));
+                    }
+                    Err(e) => {
+                        join_path(&mut self.path, &dir.path, name.to_bytes());
+                        let err = WalkError { path: self.path.clone(), kind: WalkErrorKind::Io(e) };
+                        if v.error(err) == WalkState::Quit {
+                            return WalkState::Quit;
+                        }
+                        continue;
+                    }
+                }
+            }
+            out.push(child);
+        }
+        WalkState::Continue
+    }
+
     /// Visits one child of `dir`; returns the task for it if it is a directory
     /// to descend into.
     pub(crate) fn visit_child<V: Visitor>(

@@ -322,6 +322,19 @@ struct Root {
     open: CString,
     /// What to print before the names found under it ("" for an implicit ".").
     display: Vec<u8>,
+    /// For a directory whose entries the caller knows: those entries.
+    listed: Option<Box<Listed>>,
+}
+
+/// A directory the caller has read already (from an index): the entries
+/// of it to visit, as met during recursion.
+#[derive(Clone, Debug)]
+struct Listed {
+    /// The directory's depth below the user's root.
+    depth: usize,
+    /// The entries to visit, by name, with their types (Unknown: stat'd
+    /// when visited, as an entry whose `d_type` is unknown).
+    children: Vec<(CString, FileType)>,
 }
 
 /// Configures and runs a walk.
@@ -400,7 +413,27 @@ impl WalkBuilder {
     /// empty `display` prints bare names, as grep does for an implicit `.`).
     pub fn add_root_displayed(&mut self, path: &[u8], display: &[u8]) -> &mut Self {
         let open = CString::new(path.to_vec()).unwrap_or_else(|_| c".".to_owned());
-        self.roots.push(Root { open, display: display.to_vec() });
+        self.roots.push(Root { open, display: display.to_vec(), listed: None });
+        self
+    }
+
+    /// Adds a directory whose entries the caller already knows (from an
+    /// index): it is opened as `path` but not read or visited itself; only
+    /// `children` are visited, each as an entry met during recursion at
+    /// `depth + 1` and printed under `display` (directories among them are
+    /// walked as usual). Not for a sorted walk, which ignores it.
+    pub fn add_listed(
+        &mut self,
+        path: &[u8],
+        display: &[u8],
+        depth: usize,
+        children: Vec<(Vec<u8>, FileType)>,
+    ) -> &mut Self {
+        let Ok(open) = CString::new(path.to_vec()) else { return self };
+        let children =
+            children.into_iter().filter_map(|(n, t)| Some((CString::new(n).ok()?, t))).collect();
+        let listed = Some(Box::new(Listed { depth, children }));
+        self.roots.push(Root { open, display: display.to_vec(), listed });
         self
     }
 

@@ -203,6 +203,8 @@ impl<'w> Worker<'w> {
     fn process<V: Visitor>(&mut self, key: &[u32], slot: u32, work: SortedTask, v: &mut V) -> Done {
         let mut done = Done { out: Output::default(), read: None, state: WalkState::Continue };
         let task = match work {
+            // A listed root is not for a sorted walk (see add_listed).
+            SortedTask::Root(i) if self.config.roots[i].listed.is_some() => None,
             SortedTask::Root(i) => {
                 let (state, task) = self.reader.visit_root(&self.config.roots[i], v);
                 done.out.take_from(v);

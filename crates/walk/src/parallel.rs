@@ -139,6 +139,18 @@ impl Thread<'_> {
         children: &mut Vec<Child>,
     ) -> WalkState {
         match work {
+            Task::Root(i) if self.config.roots[i].listed.is_some() => {
+                let (task, children_known) = self.reader.listed_root(&self.config.roots[i]);
+                let dir = match self.reader.open_dir(task, v) {
+                    Ok(dir) => Arc::new(dir),
+                    Err(_) => return WalkState::Continue,
+                };
+                if self.reader.known_children(&dir, children_known, v, children) == WalkState::Quit
+                {
+                    return WalkState::Quit;
+                }
+                self.schedule(dir, v, children)
+            }
             Task::Root(i) => {
                 let (state, task) = self.reader.visit_root(&self.config.roots[i], v);
                 match task {
@@ -177,10 +189,21 @@ impl Thread<'_> {
                 };
             }
         };
-        let post_order = self.config.post_order;
         if self.reader.read_children(&dir, v, children) == WalkState::Quit {
             return WalkState::Quit;
         }
+        self.schedule(dir, v, children)
+    }
+
+    /// Visits the subdirectories among `children` (pushing the walks of
+    /// those to descend into) and pushes the rest in batches.
+    fn schedule<V: Visitor>(
+        &mut self,
+        dir: Arc<OpenDir>,
+        v: &mut V,
+        children: &mut Vec<Child>,
+    ) -> WalkState {
+        let post_order = self.config.post_order;
         let mut batch = Vec::new();
         for child in children.drain(..) {
             if child.file_type.is_dir() {

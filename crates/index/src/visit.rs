@@ -1,0 +1,204 @@
+//! What a search served by an index visits: from the index's directories,
+//! what changed since it was built ([`crate::fresh`]) and the files that
+//! may match ([`crate::query`]), the directories to open and the entries
+//! of each to visit as if the walk had read them.
+//!
+//! A directory is reached as the walk would reach it: through its parent's
+//! entries as they are now (an unchanged directory's entries are the
+//! indexed ones; a changed one is read again), so a renamed or deleted
+//! directory's old subtree is never visited. An entry is visited when it
+//! is a file that changed, is new, could not be read when indexed, or may
+//! match; or anything but a regular file or an indexed directory (links,
+//! devices and directories the index has not read are the walk's to
+//! judge). Unchanged files that cannot match are passed over unopened.
+
+use std::collections::HashMap;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+use roaring::RoaringBitmap;
+
+use crate::fresh::{first_entries, Changes};
+use crate::segment::{Class, Dir, EntryType};
+
+/// A directory to open, and the entries of it to visit.
+#[derive(Debug, Eq, PartialEq)]
+pub struct ListedDir {
+    /// Its path below the searched directory ("" for that directory).
+    pub rel: Vec<u8>,
+    /// Its depth below the searched directory.
+    pub depth: usize,
+    /// The entries to visit: name and type (Other: the walk stats it).
+    pub children: Vec<(Vec<u8>, EntryType)>,
+}
+
+/// How the files under the searched directory were decided.
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
+pub struct Counts {
+    /// Unchanged files that cannot match: not opened.
+    pub skipped: u64,
+    /// Unchanged files that may match: searched.
+    pub candidates: u64,
+    /// Files changed or new since the index was built: searched.
+    pub changed: u64,
+    /// Directories read again because their entries changed.
+    pub dirs_reread: u64,
+    /// Directories the index has not read (new ones, other file systems):
+    /// walked as usual.
+    pub dirs_walked: u64,
+}
+
+/// Where a search is in an indexed tree.
+#[derive(Clone, Copy, Debug)]
+pub struct Scope<'a> {
+    /// The searched directory, relative to the index's root ("" for it).
+    pub sub: &'a [u8],
+    /// The search's `--max-depth` (0: the searched directory alone).
+    pub max_depth: Option<usize>,
+}
+
+/// Whether `path` is `dir` or below it (by whole components).
+fn is_under(path: &[u8], dir: &[u8]) -> bool {
+    dir.is_empty()
+        || path == dir
+        || (path.len() > dir.len() && path.starts_with(dir) && path[dir.len()] == b'/')
+}
+
+/// The numbers of the directories at or below `sub`; None when the index
+/// has no directory `sub`.
+pub fn dirs_under(dirs: &[Dir], sub: &[u8]) -> Option<Vec<usize>> {
+    let found: Vec<usize> = (0..dirs.len()).filter(|&i| is_under(&dirs[i].path, sub)).collect();
+    found.iter().any(|&i| dirs[i].path == sub).then_some(found)
+}
+
+fn join(dir: &[u8], name: &[u8]) -> Vec<u8> {
+    let mut p = dir.to_vec();
+    if !p.is_empty() {
+        p.push(b'/');
+    }
+    p.extend_from_slice(name);
+    p
+}
+
+/// The entries of a directory as they are now (name order); None when it
+/// cannot be read (the walk then meets and reports the error).
+fn read_again(path: &Path) -> Option<Vec<(Vec<u8>, EntryType)>> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(path).ok()? {
+        let entry = entry.ok()?;
+        let kind = match entry.file_type() {
+            Ok(t) if t.is_file() => EntryType::File,
+            Ok(t) if t.is_dir() => EntryType::Dir,
+            Ok(t) if t.is_symlink() => EntryType::Symlink,
+            _ => EntryType::Other,
+        };
+        out.push((entry.file_name().as_bytes().to_vec(), kind));
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    Some(out)
+}
+
+/// Plans the visits of a search of `scope` in the index of `root` (whose
+/// directories are `dirs`), after `changes` were found; `candidates` are
+/// the entries that may match (None: all), `enter` says whether the walk
+/// would enter a directory (by its path below the searched directory).
+pub fn plan(
+    root: &Path,
+    dirs: &[Dir],
+    changes: &Changes,
+    candidates: Option<&RoaringBitmap>,
+    scope: Scope<'_>,
+    enter: &mut dyn FnMut(&[u8]) -> bool,
+) -> Option<(Vec<ListedDir>, Counts)> {
+    let by_path: HashMap<&[u8], usize> =
+        dirs.iter().enumerate().map(|(i, d)| (&d.path[..], i)).collect();
+    let firsts = first_entries(dirs);
+    let mut changed_dir = vec![false; dirs.len()];
+    for &d in &changes.dirs {
+        changed_dir[d] = true;
+    }
+    let changed_file: RoaringBitmap = changes.files.iter().copied().collect();
+    let start = *by_path.get(scope.sub)?;
+    let below = |path: &[u8]| -> Vec<u8> {
+        let rest = &path[scope.sub.len()..];
+        rest.strip_prefix(b"/").unwrap_or(rest).to_vec()
+    };
+    let mut counts = Counts::default();
+    let mut out = Vec::new();
+    let mut stack = vec![(start, 0usize)];
+    while let Some((i, depth)) = stack.pop() {
+        let dir = &dirs[i];
+        let rel = below(&dir.path);
+        if !enter(&rel) {
+            continue;
+        }
+        // The walk visits this directory's entries at depth + 1 and
+        // descends into a subdirectory at depth + 1 below the limit.
+        if scope.max_depth.is_some_and(|m| depth >= m) {
+            continue;
+        }
+        let descend = scope.max_depth.is_none_or(|m| depth + 1 < m);
+        let now: Vec<(Vec<u8>, EntryType)>;
+        let entries: Vec<(&[u8], EntryType)> = if changed_dir[i] {
+            counts.dirs_reread += 1;
+            match read_again(&root.join(std::ffi::OsStr::from_bytes(&dir.path))) {
+                Some(list) => {
+                    now = list;
+                    now.iter().map(|(n, t)| (&n[..], *t)).collect()
+                }
+                None => {
+                    // The walk opens it and reports why it cannot.
+                    out.push(ListedDir { rel, depth, children: Vec::new() });
+                    continue;
+                }
+            }
+        } else {
+            dir.entries.iter().map(|e| (&e.name[..], e.kind)).collect()
+        };
+        let mut children = Vec::new();
+        for (name, kind) in entries {
+            match kind {
+                EntryType::File => {
+                    let indexed = dir
+                        .entries
+                        .binary_search_by(|e| e.name[..].cmp(name))
+                        .ok()
+                        .filter(|&j| dir.entries[j].kind == EntryType::File);
+                    let Some(j) = indexed else {
+                        counts.changed += 1;
+                        children.push((name.to_vec(), kind));
+                        continue;
+                    };
+                    let id = firsts[i] + j as u32;
+                    if changed_file.contains(id) {
+                        counts.changed += 1;
+                    } else if dir.entries[j].class == Class::Unreadable
+                        || candidates.is_none_or(|c| c.contains(id))
+                    {
+                        counts.candidates += 1;
+                    } else {
+                        counts.skipped += 1;
+                        continue;
+                    }
+                    children.push((name.to_vec(), kind));
+                }
+                EntryType::Dir => match by_path.get(&join(&dir.path, name)[..]) {
+                    Some(&sub) => {
+                        if descend {
+                            stack.push((sub, depth + 1));
+                        }
+                    }
+                    None => {
+                        counts.dirs_walked += 1;
+                        children.push((name.to_vec(), kind));
+                    }
+                },
+                EntryType::Symlink | EntryType::Other => children.push((name.to_vec(), kind)),
+            }
+        }
+        if !children.is_empty() {
+            out.push(ListedDir { rel, depth, children });
+        }
+    }
+    Some((out, counts))
+}

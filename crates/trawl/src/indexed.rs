@@ -1,0 +1,155 @@
+//! A search served by an index (`trawl index`): for a directory operand at
+//! or below an indexed root, the index is checked against the tree, and
+//! the walk is handed the directories to open and the entries of each to
+//! visit (files that changed, are new, or may match; see
+//! trawl_index::visit) instead of reading the tree. Every visit is the
+//! walk's usual one, so the output equals a search without the index.
+
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use trawl_index::segment::EntryType;
+use trawl_index::store::Store;
+use trawl_index::visit::{self, Counts, Scope};
+use trawl_index::Query;
+use trawl_walk::{FileType, WalkBuilder};
+
+use crate::config::Config;
+
+/// What a search needs to ask an index.
+pub struct IndexUse {
+    /// `$XDG_CACHE_HOME/trawl`.
+    cache: PathBuf,
+    /// The patterns' question (see index_query).
+    query: Query,
+    /// How the served operands' files were decided, summed.
+    counts: Mutex<Option<Counts>>,
+}
+
+impl IndexUse {
+    /// The index's use for a search, when any index exists; `query` is
+    /// asked only then.
+    pub fn find(query: impl FnOnce() -> Query) -> Option<IndexUse> {
+        let cache = trawl_extract::cache::default_dir()?;
+        if !cache.join("index").is_dir() {
+            return None;
+        }
+        Some(IndexUse { cache, query: query(), counts: Mutex::new(None) })
+    }
+
+    /// The counts of the operands the index served (None: it served none).
+    pub fn counts(&self) -> Option<Counts> {
+        *self.counts.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn add_counts(&self, c: Counts) {
+        let mut all = self.counts.lock().unwrap_or_else(|p| p.into_inner());
+        let sum = all.get_or_insert_with(Counts::default);
+        sum.skipped += c.skipped;
+        sum.candidates += c.candidates;
+        sum.changed += c.changed;
+        sum.dirs_reread += c.dirs_reread;
+        sum.dirs_walked += c.dirs_walked;
+    }
+}
+
+/// The nearest indexed root at or above the directory `canonical`, with
+/// the store of its index.
+fn nearest_store(cache: &Path, canonical: &Path) -> Option<Store> {
+    canonical.ancestors().find_map(|dir| {
+        let store = Store::new(cache, dir).ok()?;
+        store.dir().join("current").exists().then_some(store)
+    })
+}
+
+/// `name` appended to a path as the walk prints entries.
+fn joined(dir: &[u8], rel: &[u8]) -> Vec<u8> {
+    let mut out = dir.to_vec();
+    if !rel.is_empty() {
+        if !out.is_empty() && !out.ends_with(b"/") {
+            out.push(b'/');
+        }
+        out.extend_from_slice(rel);
+    }
+    out
+}
+
+/// Hands `walk` what the index says to visit for the directory operand
+/// `path` (printed as `display`); false when no index serves it (the
+/// caller walks it). A damaged index is reported and not used.
+pub fn add_operand(
+    cfg: &Config,
+    use_: &IndexUse,
+    walk: &mut WalkBuilder,
+    path: &[u8],
+    display: &[u8],
+    report: &dyn Fn(&[u8]),
+) -> bool {
+    let Ok(canonical) = std::fs::canonicalize(std::ffi::OsStr::from_bytes(path)) else {
+        return false;
+    };
+    let Some(store) = nearest_store(&use_.cache, &canonical) else { return false };
+    let refused = |e: &dyn std::fmt::Display| {
+        let msg = format!(
+            "warning: index of {}: {e}; searched without it (run 'trawl index' again)",
+            store.root().display()
+        );
+        report(msg.as_bytes());
+        false
+    };
+    let segment = match store.current() {
+        Ok(Some((segment, _))) => segment,
+        Ok(None) => return false,
+        Err(e) => return refused(&e),
+    };
+    let dirs = match segment.dirs() {
+        Ok(d) => d,
+        Err(e) => return refused(&e),
+    };
+    let sub = canonical.strip_prefix(store.root()).unwrap_or(Path::new(""));
+    let sub = sub.as_os_str().as_bytes();
+    let Some(wanted) = visit::dirs_under(&dirs, sub) else { return false };
+    let candidates = match trawl_index::query::candidates(&use_.query, &segment) {
+        Ok(c) => c,
+        Err(e) => return refused(&e),
+    };
+    let threads = match cfg.threads {
+        0 => std::thread::available_parallelism().map_or(2, |n| n.get()),
+        n => n,
+    };
+    let changes =
+        trawl_index::fresh::check_some(store.root(), &dirs, &wanted, segment.racy_after(), threads);
+    let mut enter = |rel: &[u8]| {
+        let shown = joined(display, rel);
+        cfg.filter.dir_ok(if shown.is_empty() { b"." } else { &shown })
+    };
+    let scope = Scope { sub, max_depth: cfg.max_depth };
+    let planned =
+        visit::plan(store.root(), &dirs, &changes, candidates.as_ref(), scope, &mut enter);
+    let Some((listed, counts)) = planned else { return false };
+    let open_root: &[u8] = if path.is_empty() { b"." } else { path };
+    for dir in listed {
+        let children = dir
+            .children
+            .into_iter()
+            .map(|(name, kind)| {
+                let t = match kind {
+                    EntryType::File => FileType::File,
+                    EntryType::Dir => FileType::Dir,
+                    EntryType::Symlink => FileType::Symlink,
+                    EntryType::Other => FileType::Unknown,
+                };
+                (name, t)
+            })
+            .collect();
+        walk.add_listed(
+            &joined(open_root, &dir.rel),
+            &joined(display, &dir.rel),
+            dir.depth,
+            children,
+        );
+    }
+    use_.add_counts(counts);
+    true
+}
