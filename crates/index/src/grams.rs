@@ -1,4 +1,4 @@
-//! The case-folded trigrams of a text, collected into a set that is reused
+//! The trigrams of a text (bytes as they are), collected into a set that is reused
 //! from file to file (a bit per possible gram, cleared by what was set).
 
 use crate::plan::Gram;
@@ -36,7 +36,7 @@ impl GramSet {
     /// (a text may come in pieces).
     pub fn add(&mut self, text: &[u8]) {
         for &b in text {
-            let b = u32::from(b.to_ascii_lowercase());
+            let b = u32::from(b);
             self.tail = (self.tail << 8 | b) & 0xff_ffff;
             if self.seen < 2 {
                 self.seen += 1;
@@ -51,13 +51,9 @@ impl GramSet {
         }
     }
 
-    /// Whether the text holds `g` (folded).
+    /// Whether the text holds `g`.
     pub fn contains(&self, g: Gram) -> bool {
-        let id = gram_id([
-            g[0].to_ascii_lowercase(),
-            g[1].to_ascii_lowercase(),
-            g[2].to_ascii_lowercase(),
-        ]);
+        let id = gram_id(g);
         self.bits[(id >> 6) as usize] & (1u64 << (id & 63)) != 0
     }
 
@@ -79,14 +75,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn grams_are_folded_distinct_and_cross_pieces() {
+    fn grams_keep_their_case_are_distinct_and_cross_pieces() {
         let mut set = GramSet::default();
         set.add(b"AbCa");
-        set.add(b"bc");
-        assert!(set.contains(*b"abc") && set.contains(*b"cab") && set.contains(*b"ABC"));
+        set.add(b"bCa");
+        assert!(set.contains(*b"AbC") && set.contains(*b"Cab") && !set.contains(*b"abc"));
         let ids = set.take_sorted();
         let grams: Vec<Gram> = ids.iter().map(|&i| gram_of(i)).collect();
-        assert_eq!(grams, [*b"abc", *b"bca", *b"cab"]);
+        assert_eq!(grams, [*b"AbC", *b"Cab", *b"abC", *b"bCa"]);
         assert!(!set.contains(*b"abc"), "taken: the set is empty again");
         set.add(b"xy");
         assert!(set.take_sorted().is_empty());

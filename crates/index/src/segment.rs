@@ -23,7 +23,7 @@ use roaring::RoaringBitmap;
 pub const MAGIC: &[u8; 8] = b"TRAWLIX\x01";
 /// Bumped whenever the layout or the meaning of a field changes: an index
 /// of another version is rebuilt, not misread.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 
 const TAG_META: u32 = 1;
 const TAG_DIRS: u32 = 2;
