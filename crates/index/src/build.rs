@@ -3,12 +3,10 @@
 //! a directory's entries are one range; each regular file is read once and
 //! its (gram, number) pairs go into its thread's buffer, which is sorted by
 //! gram (a radix sort: a thread's numbers only grow, so each gram's come
-//! out in order) and made into bitmaps a batch at a time: one map lookup
-//! per gram and batch, not per pair (per pair, the random accesses into a
-//! map of a million grams took nine tenths of a build). The threads'
-//! postings are merged once at the end.
+//! out in order) and spilled to disk as a run ([`crate::spill`]); the runs
+//! are merged gram by gram as the index file is written, so memory stays
+//! bounded whatever the tree's size.
 
-use std::collections::HashMap;
 use std::fs::{self, File};
 use std::io::{self, Read};
 use std::os::unix::ffi::OsStrExt;
@@ -17,10 +15,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex};
 
-use roaring::RoaringBitmap;
-
 use crate::grams::GramSet;
 use crate::segment::{nanos, Class, Dir, Entry, EntryType, Stamp, StatKey};
+use crate::spill::{Merge, RunWriter};
 
 /// How far a build has come (read while it runs, for progress).
 #[derive(Debug, Default)]
@@ -38,34 +35,15 @@ pub struct Progress {
 pub struct Built {
     /// Directories, their entries numbered consecutively from 0.
     pub dirs: Vec<Dir>,
-    /// Each gram's entries, sorted by gram.
-    pub postings: Vec<(u32, RoaringBitmap)>,
+    /// Each gram's entries, by growing gram, merged from the spilled runs
+    /// as they are read.
+    pub postings: Merge,
     /// Paths that could not be read, and why.
     pub errors: Vec<(PathBuf, io::Error)>,
     /// When the build began (ns since the epoch), before anything was read.
     pub started_ns: i64,
 }
 
-/// Grams are well spread numbers already: a multiply is hash enough.
-#[derive(Default, Clone, Copy)]
-struct GramHasher(u64);
-
-impl std::hash::Hasher for GramHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8 | u64::from(b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-    fn write_u32(&mut self, n: u32) {
-        self.0 = u64::from(n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
-
-/// Each gram's entries.
-type Postings = HashMap<u32, RoaringBitmap, std::hash::BuildHasherDefault<GramHasher>>;
 /// A NUL byte in a file's first block makes it binary (GNU grep's first read).
 const FIRST_BLOCK: usize = 256 << 10;
 
@@ -76,13 +54,23 @@ struct Shared<'a> {
     next_id: AtomicU32,
     dirs: Mutex<Vec<(u32, Dir)>>,
     errors: Mutex<Vec<(PathBuf, io::Error)>>,
-    postings: Mutex<Postings>,
+    /// Each thread's spilled runs, once it is done.
+    runs: Mutex<Vec<RunWriter>>,
+    /// The first failure to spill (the build fails).
+    spill_error: Mutex<Option<io::Error>>,
+    spill_dir: &'a Path,
     progress: &'a Progress,
 }
 
 /// Reads the tree under `root` (not following symbolic links, staying on
-/// its file system) on `threads` threads.
-pub fn build(root: &Path, threads: usize, progress: &Progress) -> Built {
+/// its file system) on `threads` threads, spilling postings to unnamed
+/// files in `spill_dir`; fails only when spilling fails.
+pub fn build(
+    root: &Path,
+    spill_dir: &Path,
+    threads: usize,
+    progress: &Progress,
+) -> io::Result<Built> {
     let since_epoch =
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
     let started_ns = i64::try_from(since_epoch.as_nanos()).unwrap_or(i64::MAX);
@@ -93,7 +81,9 @@ pub fn build(root: &Path, threads: usize, progress: &Progress) -> Built {
         next_id: AtomicU32::new(0),
         dirs: Mutex::new(Vec::new()),
         errors: Mutex::new(Vec::new()),
-        postings: Mutex::new(Postings::default()),
+        runs: Mutex::new(Vec::new()),
+        spill_error: Mutex::new(None),
+        spill_dir,
         progress,
     };
     let dev = fs::metadata(root).map(|m| m.dev()).unwrap_or(0);
@@ -102,22 +92,29 @@ pub fn build(root: &Path, threads: usize, progress: &Progress) -> Built {
             s.spawn(|| worker(&shared, dev));
         }
     });
-    let merged = shared.postings.into_inner().unwrap_or_else(|p| p.into_inner());
+    if let Some(e) = shared.spill_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
+        return Err(e);
+    }
     let mut dirs = shared.dirs.into_inner().unwrap_or_else(|p| p.into_inner());
     dirs.sort_by_key(|(first, _)| *first);
-    let mut postings: Vec<(u32, RoaringBitmap)> = merged.into_iter().collect();
-    postings.sort_unstable_by_key(|(g, _)| *g);
-    Built {
+    let runs = shared.runs.into_inner().unwrap_or_else(|p| p.into_inner());
+    Ok(Built {
         dirs: dirs.into_iter().map(|(_, d)| d).collect(),
-        postings,
+        postings: Merge::new(runs)?,
         errors: shared.errors.into_inner().unwrap_or_else(|p| p.into_inner()),
         started_ns,
-    }
+    })
 }
 
 fn worker(shared: &Shared<'_>, dev: u64) {
-    let mut postings =
-        Pending { pairs: Vec::new(), scratch: Vec::new(), postings: &shared.postings };
+    let runs = match RunWriter::new(shared.spill_dir) {
+        Ok(w) => w,
+        Err(e) => {
+            shared.spill_failed(e);
+            return;
+        }
+    };
+    let mut postings = Pending { pairs: Vec::new(), scratch: Vec::new(), runs, shared };
     let mut grams = GramSet::default();
     let mut buf = vec![0u8; FIRST_BLOCK];
     loop {
@@ -130,7 +127,9 @@ fn worker(shared: &Shared<'_>, dev: u64) {
                 }
                 if q.1 == 0 {
                     shared.wake.notify_all();
+                    drop(q);
                     postings.flush();
+                    shared.runs.lock().unwrap_or_else(|p| p.into_inner()).push(postings.runs);
                     return;
                 }
                 q = shared.wake.wait(q).unwrap_or_else(|p| p.into_inner());
@@ -141,6 +140,13 @@ fn worker(shared: &Shared<'_>, dev: u64) {
         q.0.extend(subdirs);
         q.1 -= 1;
         shared.wake.notify_all();
+    }
+}
+
+impl Shared<'_> {
+    /// Spilling failed: the build fails (the first error is kept).
+    fn spill_failed(&self, e: io::Error) {
+        self.spill_error.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(e);
     }
 }
 
@@ -296,19 +302,19 @@ fn index_file(
     }
 }
 
-/// Pairs buffered per thread before they become bitmaps (8 MB, and as
-/// much again to sort them); small in tests, so batches meet mid-build.
+/// Pairs buffered per thread before they are spilled as a run (8 MB, and
+/// as much again to sort them); small in tests, so there are many runs.
 const BATCH: usize = if cfg!(test) { 4096 } else { 1 << 20 };
 
-/// A thread's (gram, number) pairs not yet in the bitmaps.
-struct Pending<'s> {
+/// A thread's (gram, number) pairs not yet spilled.
+struct Pending<'s, 'a> {
     pairs: Vec<u64>,
     scratch: Vec<u64>,
-    /// The bitmaps, shared: locked once per batch.
-    postings: &'s Mutex<Postings>,
+    runs: RunWriter,
+    shared: &'s Shared<'a>,
 }
 
-impl Pending<'_> {
+impl Pending<'_, '_> {
     fn add(&mut self, id: u32, grams: &[u32]) {
         self.pairs.extend(grams.iter().map(|&g| u64::from(g) << 32 | u64::from(id)));
         if self.pairs.len() >= BATCH {
@@ -317,7 +323,7 @@ impl Pending<'_> {
     }
 
     /// Sorts the pairs by gram (stable: each gram's numbers stay in the
-    /// growing order they came in) and ORs each gram's run into its bitmap.
+    /// growing order they came in) and spills them as a run.
     fn flush(&mut self) {
         if self.pairs.is_empty() {
             return;
@@ -338,24 +344,9 @@ impl Pending<'_> {
             }
             std::mem::swap(&mut self.pairs, &mut self.scratch);
         }
-        let mut postings = self.postings.lock().unwrap_or_else(|p| p.into_inner());
-        for run in self.pairs.chunk_by(|a, b| a >> 32 == b >> 32) {
-            let gram = (run[0] >> 32) as u32;
-            let ids = run.iter().map(|&p| p as u32);
-            match postings.entry(gram) {
-                std::collections::hash_map::Entry::Vacant(v) => {
-                    v.insert(RoaringBitmap::from_sorted_iter(ids).unwrap_or_default());
-                }
-                std::collections::hash_map::Entry::Occupied(mut o) => {
-                    // Another thread's batch may hold greater numbers.
-                    let bitmap = o.get_mut();
-                    if bitmap.append(ids.clone()).is_err() {
-                        bitmap.extend(ids);
-                    }
-                }
-            }
+        if let Err(e) = self.runs.write_run(&self.pairs) {
+            self.shared.spill_failed(e);
         }
-        drop(postings);
         self.pairs.clear();
     }
 }
@@ -383,7 +374,8 @@ mod tests {
         }
         fs::write(root.path().join("bin"), b"ab\0cd").unwrap();
         std::os::unix::fs::symlink("d0", root.path().join("link")).unwrap();
-        let built = build(root.path(), 3, &Progress::default());
+        let spill = tempfile::tempdir().unwrap();
+        let built = build(root.path(), spill.path(), 3, &Progress::default()).unwrap();
         assert!(built.errors.is_empty());
         // Entry numbers: each directory's entries, in order.
         let mut numbered = Vec::new();
@@ -418,8 +410,11 @@ mod tests {
         }
         assert_eq!(numbered.iter().filter(|(_, e)| e.kind == EntryType::File).count(), 301);
         assert!(numbered.iter().any(|(p, e)| p == "link" && e.kind == EntryType::Symlink));
-        let got: BTreeMap<u32, Vec<u32>> =
-            built.postings.into_iter().map(|(g, b)| (g, b.iter().collect())).collect();
+        let got: BTreeMap<u32, Vec<u32>> = built
+            .postings
+            .map(|item| item.unwrap())
+            .map(|(g, b)| (g, b.iter().collect()))
+            .collect();
         assert_eq!(got.len(), want.len());
         assert!(got == want, "postings differ");
     }

@@ -17,6 +17,7 @@ pub mod grams;
 pub mod plan;
 pub mod query;
 pub mod segment;
+pub mod spill;
 pub mod store;
 pub mod visit;
 

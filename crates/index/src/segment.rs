@@ -174,7 +174,7 @@ pub fn write(
     root: &[u8],
     started_ns: i64,
     dirs: &[Dir],
-    postings: impl IntoIterator<Item = (u32, RoaringBitmap)>,
+    postings: impl IntoIterator<Item = io::Result<(u32, RoaringBitmap)>>,
 ) -> io::Result<()> {
     let meta = [&started_ns.to_le_bytes()[..], root].concat();
     let mut names = Vec::new();
@@ -229,7 +229,8 @@ pub fn write(
     let postings_at = offset;
     let mut gram_bytes = Vec::new();
     let mut one = Vec::new();
-    for (gram, bitmap) in postings {
+    for item in postings {
+        let (gram, bitmap) = item?;
         one.clear();
         bitmap.serialize_into(&mut one)?;
         drop(bitmap);
@@ -489,7 +490,7 @@ mod tests {
     fn written() -> File {
         let (dirs, postings) = sample();
         let mut f = tempfile::tempfile().unwrap();
-        write(&mut f, b"/the/root", 1234, &dirs, postings).unwrap();
+        write(&mut f, b"/the/root", 1234, &dirs, postings.into_iter().map(Ok)).unwrap();
         f
     }
 

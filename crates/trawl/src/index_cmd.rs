@@ -140,6 +140,11 @@ fn drop_one(store: &Store, shown: &Path) -> bool {
 
 fn build_one(store: &Store, shown: &Path) -> bool {
     let start = Instant::now();
+    // The postings are spilled beside the index, never in the tree.
+    if let Err(e) = std::fs::create_dir_all(store.dir()) {
+        eprintln!("trawl: {}: {}", store.dir().display(), trawl_diag::io_message(&e));
+        return false;
+    }
     let progress = Progress::default();
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
     let done = std::sync::atomic::AtomicBool::new(false);
@@ -167,13 +172,20 @@ fn build_one(store: &Store, shown: &Path) -> bool {
                 bar.finish_and_clear();
             })
         });
-        let built = build(store.root(), threads, &progress);
+        let built = build(store.root(), store.dir(), threads, &progress);
         done.store(true, Ordering::Relaxed);
         if let Some(thread) = shown_progress {
             let _ = thread.join();
         }
         built
     });
+    let built = match built {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("trawl: index of {}: {}", shown.display(), trawl_diag::io_message(&e));
+            return false;
+        }
+    };
     for (path, e) in &built.errors {
         eprintln!("trawl: {}: {}", path.display(), trawl_diag::io_message(e));
     }
@@ -181,7 +193,7 @@ fn build_one(store: &Store, shown: &Path) -> bool {
     use std::os::unix::ffi::OsStrExt;
     let mut postings = Some(built.postings);
     let published = store.publish(|file| {
-        let postings = postings.take().unwrap_or_default();
+        let postings = postings.take().unwrap_or_else(trawl_index::spill::Merge::empty);
         trawl_index::segment::write(file, root.as_bytes(), built.started_ns, &built.dirs, postings)
     });
     match published {

@@ -66,7 +66,8 @@ mod tests {
     #[test]
     fn the_candidates_hold_every_file_the_matcher_selects_a_line_in() {
         let root = tree();
-        let built = build(root.path(), 2, &Progress::default());
+        let spill = tempfile::tempdir().unwrap();
+        let built = build(root.path(), spill.path(), 2, &Progress::default()).unwrap();
         let mut file = tempfile::tempfile().unwrap();
         segment::write(&mut file, b"root", 0, &built.dirs, built.postings).unwrap();
         let seg = Segment::open(&file).unwrap();
