@@ -7,6 +7,7 @@
 //! are merged gram by gram as the index file is written, so memory stays
 //! bounded whatever the tree's size.
 
+use std::collections::HashSet;
 use std::fs::{self, File};
 use std::io::{self, Read};
 use std::os::unix::ffi::OsStrExt;
@@ -42,6 +43,19 @@ pub struct Built {
     pub errors: Vec<(PathBuf, io::Error)>,
     /// When the build began (ns since the epoch), before anything was read.
     pub started_ns: i64,
+    /// The next free entry number.
+    pub next_id: u32,
+}
+
+/// Where a read of the tree starts.
+pub struct Start<'k> {
+    /// The directories to read (relative to the root).
+    pub dirs: Vec<PathBuf>,
+    /// The first free entry number.
+    pub first_id: u32,
+    /// Directories (relative paths) whose records exist already: met as
+    /// entries, they are not read.
+    pub known: Option<&'k HashSet<Vec<u8>>>,
 }
 
 /// A NUL byte in a file's first block makes it binary (GNU grep's first read).
@@ -60,6 +74,7 @@ struct Shared<'a> {
     spill_error: Mutex<Option<io::Error>>,
     spill_dir: &'a Path,
     progress: &'a Progress,
+    known: Option<&'a HashSet<Vec<u8>>>,
 }
 
 /// Reads the tree under `root` (not following symbolic links, staying on
@@ -71,20 +86,34 @@ pub fn build(
     threads: usize,
     progress: &Progress,
 ) -> io::Result<Built> {
+    let start = Start { dirs: vec![PathBuf::new()], first_id: 0, known: None };
+    read(root, spill_dir, threads, progress, start)
+}
+
+/// Reads the directories of `start` and, below them, every directory not
+/// known already (see [`build`]).
+pub fn read(
+    root: &Path,
+    spill_dir: &Path,
+    threads: usize,
+    progress: &Progress,
+    start: Start<'_>,
+) -> io::Result<Built> {
     let since_epoch =
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
     let started_ns = i64::try_from(since_epoch.as_nanos()).unwrap_or(i64::MAX);
     let shared = Shared {
         root,
-        queue: Mutex::new((vec![PathBuf::new()], 0)),
+        queue: Mutex::new((start.dirs, 0)),
         wake: Condvar::new(),
-        next_id: AtomicU32::new(0),
+        next_id: AtomicU32::new(start.first_id),
         dirs: Mutex::new(Vec::new()),
         errors: Mutex::new(Vec::new()),
         runs: Mutex::new(Vec::new()),
         spill_error: Mutex::new(None),
         spill_dir,
         progress,
+        known: start.known,
     };
     let dev = fs::metadata(root).map(|m| m.dev()).unwrap_or(0);
     std::thread::scope(|s| {
@@ -98,11 +127,13 @@ pub fn build(
     let mut dirs = shared.dirs.into_inner().unwrap_or_else(|p| p.into_inner());
     dirs.sort_by_key(|(first, _)| *first);
     let runs = shared.runs.into_inner().unwrap_or_else(|p| p.into_inner());
+    let next_id = shared.next_id.into_inner();
     Ok(Built {
         dirs: dirs.into_iter().map(|(_, d)| d).collect(),
         postings: Merge::new(runs)?,
         errors: shared.errors.into_inner().unwrap_or_else(|p| p.into_inner()),
         started_ns,
+        next_id,
     })
 }
 
@@ -226,10 +257,11 @@ fn read_dir(
             EntryType::Dir => {
                 // Other file systems are not entered (a mount point is an
                 // entry, as in `find -xdev`).
+                let sub = rel.join(std::ffi::OsStr::from_bytes(&entry.name));
+                let known = shared.known.is_some_and(|k| k.contains(sub.as_os_str().as_bytes()));
                 match fs::symlink_metadata(&child) {
-                    Ok(md) if md.dev() == dev => {
-                        subdirs.push(rel.join(std::ffi::OsStr::from_bytes(&entry.name)))
-                    }
+                    Ok(_) if known => {}
+                    Ok(md) if md.dev() == dev => subdirs.push(sub),
                     Ok(_) => {}
                     Err(e) => error(child.clone(), e),
                 }
@@ -240,7 +272,7 @@ fn read_dir(
         entries.push(entry);
     }
     shared.progress.dirs.fetch_add(1, Ordering::Relaxed);
-    let dir = Dir { path: rel.as_os_str().as_bytes().to_vec(), stamp, entries };
+    let dir = Dir { path: rel.as_os_str().as_bytes().to_vec(), stamp, first_id: first, entries };
     shared.dirs.lock().unwrap_or_else(|p| p.into_inner()).push((first, dir));
     subdirs
 }

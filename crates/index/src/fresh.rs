@@ -40,16 +40,9 @@ fn stat_at(dirfd: libc::c_int, name: &CStr) -> Option<libc::stat> {
     (rc == 0).then(|| unsafe { st.assume_init() })
 }
 
-/// The number of each directory's first entry (entries are numbered in
-/// order across the directories).
+/// The number of each directory's first entry.
 pub fn first_entries(dirs: &[Dir]) -> Vec<u32> {
-    dirs.iter()
-        .scan(0u32, |n, d| {
-            let first = *n;
-            *n += d.entries.len() as u32;
-            Some(first)
-        })
-        .collect()
+    dirs.iter().map(|d| d.first_id).collect()
 }
 
 /// Checks the directories of an index of `root` (entries numbered in

@@ -19,6 +19,7 @@ pub mod query;
 pub mod segment;
 pub mod spill;
 pub mod store;
+pub mod update;
 pub mod visit;
 
 pub use plan::{plan, Query};

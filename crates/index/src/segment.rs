@@ -8,7 +8,14 @@
 //! carry their own checksum, checked when they are read. A file that fails
 //! a check is refused as corrupt, never read as if it were right.
 //!
-//! Sections: `META` (when the build began, then the root), `DIRS` (each directory's path and stamps,
+//! Entries are numbered: a directory's entries have consecutive numbers
+//! from its `first_id`; an update gives a changed directory a new block
+//! after every number used so far (the postings of the old block are
+//! left in place, unreferenced), so the postings of everything unchanged
+//! are copied as they are.
+//!
+//! Sections: `META` (when the build began, the next free entry number,
+//! then the root), `DIRS` (each directory's path and stamps,
 //! and its range of entries), `ENTRIES` (name, type, stat key, class of
 //! every entry), `NAMES` (the bytes of paths and names), `GRAMS` (each
 //! gram's postings: offset, length, checksum, sorted by gram) and
@@ -23,7 +30,7 @@ use roaring::RoaringBitmap;
 pub const MAGIC: &[u8; 8] = b"TRAWLIX\x01";
 /// Bumped whenever the layout or the meaning of a field changes: an index
 /// of another version is rebuilt, not misread.
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 
 const TAG_META: u32 = 1;
 const TAG_DIRS: u32 = 2;
@@ -125,7 +132,9 @@ pub struct Dir {
     pub path: Vec<u8>,
     /// Its stamps.
     pub stamp: Stamp,
-    /// Its entries, in the walk's order.
+    /// The number of its first entry (the others follow).
+    pub first_id: u32,
+    /// Its entries, in name order.
     pub entries: Vec<Entry>,
 }
 
@@ -169,14 +178,14 @@ fn class_of(code: u8) -> Option<Class> {
 
 /// Writes a segment: the root, the directories (entries numbered in order
 /// from 0 across all of them) and each gram's entries, in gram order.
-pub fn write(
+pub fn write<'a>(
     out: &mut File,
     root: &[u8],
-    started_ns: i64,
+    (started_ns, next_id): (i64, u32),
     dirs: &[Dir],
-    postings: impl IntoIterator<Item = io::Result<(u32, RoaringBitmap)>>,
+    postings: impl IntoIterator<Item = io::Result<(u32, Posting<'a>)>>,
 ) -> io::Result<()> {
-    let meta = [&started_ns.to_le_bytes()[..], root].concat();
+    let meta = [&started_ns.to_le_bytes()[..], &next_id.to_le_bytes(), root].concat();
     let mut names = Vec::new();
     let mut dir_bytes = Vec::with_capacity(dirs.len() * DIR_SIZE);
     let mut entry_bytes = Vec::new();
@@ -188,7 +197,7 @@ pub fn write(
         dir_bytes.extend_from_slice(&(d.path.len() as u32).to_le_bytes());
         dir_bytes.extend_from_slice(&first.to_le_bytes());
         dir_bytes.extend_from_slice(&(d.entries.len() as u32).to_le_bytes());
-        dir_bytes.extend_from_slice(&[0; 4]);
+        dir_bytes.extend_from_slice(&d.first_id.to_le_bytes());
         dir_bytes.extend_from_slice(&d.stamp.dev.to_le_bytes());
         dir_bytes.extend_from_slice(&d.stamp.ino.to_le_bytes());
         dir_bytes.extend_from_slice(&d.stamp.mtime_ns.to_le_bytes());
@@ -230,16 +239,21 @@ pub fn write(
     let mut gram_bytes = Vec::new();
     let mut one = Vec::new();
     for item in postings {
-        let (gram, bitmap) = item?;
-        one.clear();
-        bitmap.serialize_into(&mut one)?;
-        drop(bitmap);
-        w.write_all(&one)?;
+        let (gram, posting) = item?;
+        let (bytes, crc) = match posting {
+            Posting::Bitmap(bitmap) => {
+                one.clear();
+                bitmap.serialize_into(&mut one)?;
+                (&one[..], crc32fast::hash(&one))
+            }
+            Posting::Serialized(bytes, crc) => (bytes, crc),
+        };
+        w.write_all(bytes)?;
         gram_bytes.extend_from_slice(&gram.to_le_bytes());
         gram_bytes.extend_from_slice(&(offset - postings_at).to_le_bytes());
-        gram_bytes.extend_from_slice(&(one.len() as u32).to_le_bytes());
-        gram_bytes.extend_from_slice(&crc32fast::hash(&one).to_le_bytes());
-        offset += one.len() as u64;
+        gram_bytes.extend_from_slice(&(bytes.len() as u32).to_le_bytes());
+        gram_bytes.extend_from_slice(&crc.to_le_bytes());
+        offset += bytes.len() as u64;
     }
     // The postings are checked gram by gram.
     table[TAG_POSTINGS as usize - 1] = (postings_at, offset - postings_at, 0);
@@ -260,6 +274,14 @@ pub fn write(
     w.seek(SeekFrom::Start(0))?;
     w.write_all(&header)?;
     w.flush()
+}
+
+/// A gram's postings, to be written.
+pub enum Posting<'a> {
+    /// As a bitmap.
+    Bitmap(RoaringBitmap),
+    /// Serialized already (copied from another index), with its checksum.
+    Serialized(&'a [u8], u32),
 }
 
 /// Why an index file cannot be used.
@@ -337,7 +359,7 @@ impl Segment {
             *s = (off, len);
         }
         let seg = Segment { map, sections };
-        if seg.section(TAG_META).len() < 8
+        if seg.section(TAG_META).len() < 12
             || !seg.section(TAG_DIRS).len().is_multiple_of(DIR_SIZE)
             || !seg.section(TAG_ENTRIES).len().is_multiple_of(ENTRY_SIZE)
             || !seg.section(TAG_GRAMS).len().is_multiple_of(GRAM_SIZE)
@@ -354,7 +376,13 @@ impl Segment {
 
     /// The root the index is of.
     pub fn root(&self) -> &[u8] {
-        &self.section(TAG_META)[8..]
+        &self.section(TAG_META)[12..]
+    }
+
+    /// The next free entry number (every number below it may appear in
+    /// the postings).
+    pub fn next_id(&self) -> u32 {
+        u32_at(self.section(TAG_META), 8)
     }
 
     /// When its build began (ns since the epoch).
@@ -386,6 +414,10 @@ impl Segment {
             if first.checked_add(n).is_none_or(|end| end > n_entries) {
                 return Err(Refused::Corrupt("entry range"));
             }
+            let first_id = u32_at(d, 20);
+            if first_id.checked_add(n as u32).is_none_or(|end| end > self.next_id()) {
+                return Err(Refused::Corrupt("entry numbers"));
+            }
             let stamp = Stamp {
                 dev: u64_at(d, 24),
                 ino: u64_at(d, 32),
@@ -407,7 +439,7 @@ impl Segment {
                     },
                 });
             }
-            out.push(Dir { path, stamp, entries: list });
+            out.push(Dir { path, stamp, first_id, entries: list });
         }
         Ok(out)
     }
@@ -439,7 +471,14 @@ impl Segment {
     /// when no entry does.
     pub fn postings(&self, gram: u32) -> Result<Option<RoaringBitmap>, Refused> {
         let Some(g) = self.gram_row(gram) else { return Ok(None) };
-        let (at, len, crc) = (u64_at(g, 4) as usize, u32_at(g, 12) as usize, u32_at(g, 16));
+        let (bytes, _) = self.checked_postings(g)?;
+        RoaringBitmap::deserialize_from(bytes).map(Some).map_err(|_| Refused::Corrupt("postings"))
+    }
+
+    /// The serialized postings of a row of the gram table, checked, and
+    /// their checksum.
+    fn checked_postings(&self, row: &[u8]) -> Result<(&[u8], u32), Refused> {
+        let (at, len, crc) = (u64_at(row, 4) as usize, u32_at(row, 12) as usize, u32_at(row, 16));
         let postings = self.section(TAG_POSTINGS);
         let bytes = at
             .checked_add(len)
@@ -449,7 +488,16 @@ impl Segment {
         if crc32fast::hash(bytes) != crc {
             return Err(Refused::Corrupt("postings checksum"));
         }
-        RoaringBitmap::deserialize_from(bytes).map(Some).map_err(|_| Refused::Corrupt("postings"))
+        Ok((bytes, crc))
+    }
+
+    /// Every gram (growing) with its serialized postings, checked, and
+    /// their checksum.
+    pub fn all_postings(&self) -> impl Iterator<Item = Result<(u32, &[u8], u32), Refused>> {
+        self.section(TAG_GRAMS).chunks_exact(GRAM_SIZE).map(|row| {
+            let (bytes, crc) = self.checked_postings(row)?;
+            Ok((u32_at(row, 0), bytes, crc))
+        })
     }
 }
 
@@ -469,6 +517,7 @@ mod tests {
             Dir {
                 path: b"root".to_vec(),
                 stamp: Stamp { dev: 1, ino: 2, mtime_ns: 3, ctime_ns: 4 },
+                first_id: 0,
                 entries: vec![
                     entry("a.c", EntryType::File, Class::Text, 10),
                     entry("sub", EntryType::Dir, Class::Unknown, 0),
@@ -477,6 +526,8 @@ mod tests {
             Dir {
                 path: b"root/sub".to_vec(),
                 stamp: Stamp { dev: 1, ino: 9, mtime_ns: 8, ctime_ns: 7 },
+                // An updated directory: its block after a dead one.
+                first_id: 5,
                 entries: vec![entry("b.bin", EntryType::File, Class::Binary, 20)],
             },
         ];
@@ -490,7 +541,14 @@ mod tests {
     fn written() -> File {
         let (dirs, postings) = sample();
         let mut f = tempfile::tempfile().unwrap();
-        write(&mut f, b"/the/root", 1234, &dirs, postings.into_iter().map(Ok)).unwrap();
+        write(
+            &mut f,
+            b"/the/root",
+            (1234, 9),
+            &dirs,
+            postings.into_iter().map(|(g, b)| Ok((g, Posting::Bitmap(b)))),
+        )
+        .unwrap();
         f
     }
 
@@ -500,6 +558,9 @@ mod tests {
         let seg = Segment::open(&f).unwrap();
         assert_eq!(seg.root(), b"/the/root");
         assert_eq!(seg.started_ns(), 1234);
+        assert_eq!(seg.next_id(), 9);
+        let raw: Vec<u32> = seg.all_postings().map(|r| r.unwrap().0).collect();
+        assert_eq!(raw, [0x616263, 0x787978]);
         assert_eq!(seg.dirs().unwrap(), sample().0);
         assert_eq!(seg.postings(0x616263).unwrap().unwrap().iter().collect::<Vec<_>>(), [0, 2]);
         assert_eq!(seg.postings(0x787978).unwrap().unwrap().len(), 1);

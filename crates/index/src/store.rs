@@ -224,11 +224,16 @@ mod tests {
 
     fn publish(store: &Store, dirs: &[segment::Dir]) -> u64 {
         let root = store.root().as_os_str().as_bytes().to_vec();
-        store.publish(|f| segment::write(f, &root, 0, dirs, std::iter::empty())).unwrap()
+        store.publish(|f| segment::write(f, &root, (0, 0), dirs, std::iter::empty())).unwrap()
     }
 
     fn dir(name: &str) -> segment::Dir {
-        segment::Dir { path: name.as_bytes().to_vec(), stamp: Default::default(), entries: vec![] }
+        segment::Dir {
+            path: name.as_bytes().to_vec(),
+            stamp: Default::default(),
+            first_id: 0,
+            entries: vec![],
+        }
     }
 
     #[test]

@@ -9,8 +9,12 @@ use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
+use std::os::unix::ffi::OsStrExt;
+
 use trawl_index::build::{build, Progress};
+use trawl_index::segment::Posting;
 use trawl_index::store::{all, Store};
+use trawl_index::update::{update, Outcome};
 
 enum Action {
     Build,
@@ -20,13 +24,15 @@ enum Action {
 
 pub fn main(args: Vec<std::ffi::OsString>) -> ExitCode {
     let mut action = Action::Build;
+    let mut full = false;
     let mut paths = Vec::new();
     for a in args {
         match a.to_str() {
             Some("--status") => action = Action::Status,
             Some("--drop") => action = Action::Drop,
+            Some("--full") => full = true,
             Some(s) if s.starts_with('-') && s != "-" => {
-                eprintln!("trawl: index: unknown option '{s}' (--status, --drop)");
+                eprintln!("trawl: index: unknown option '{s}' (--status, --drop, --full)");
                 return ExitCode::from(2);
             }
             _ => paths.push(PathBuf::from(a)),
@@ -55,7 +61,7 @@ pub fn main(args: Vec<std::ffi::OsString>) -> ExitCode {
         let ok = match action {
             Action::Status => freshness(&store, p),
             Action::Drop => drop_one(&store, p),
-            Action::Build => build_one(&store, p),
+            Action::Build => build_one(&store, p, full),
         };
         if !ok {
             code = ExitCode::from(2);
@@ -138,17 +144,11 @@ fn drop_one(store: &Store, shown: &Path) -> bool {
     }
 }
 
-fn build_one(store: &Store, shown: &Path) -> bool {
-    let start = Instant::now();
-    // The postings are spilled beside the index, never in the tree.
-    if let Err(e) = std::fs::create_dir_all(store.dir()) {
-        eprintln!("trawl: {}: {}", store.dir().display(), trawl_diag::io_message(&e));
-        return false;
-    }
-    let progress = Progress::default();
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+/// Shows a build's progress on a terminal (files, directories, bytes,
+/// rate) while `work` runs; nothing through a pipe.
+fn with_progress<T>(start: Instant, progress: &Progress, work: impl FnOnce() -> T) -> T {
     let done = std::sync::atomic::AtomicBool::new(false);
-    let built = std::thread::scope(|s| {
+    std::thread::scope(|s| {
         let shown_progress = std::io::stderr().is_terminal().then(|| {
             s.spawn(|| {
                 let bar = indicatif::ProgressBar::new_spinner();
@@ -172,13 +172,72 @@ fn build_one(store: &Store, shown: &Path) -> bool {
                 bar.finish_and_clear();
             })
         });
-        let built = build(store.root(), store.dir(), threads, &progress);
+        let out = work();
         done.store(true, Ordering::Relaxed);
         if let Some(thread) = shown_progress {
             let _ = thread.join();
         }
-        built
-    });
+        out
+    })
+}
+
+/// Builds the index of `store`'s root, or updates the one there is
+/// (reading only what changed) unless `full`.
+fn build_one(store: &Store, shown: &Path, full: bool) -> bool {
+    let start = Instant::now();
+    // The postings are spilled beside the index, never in the tree.
+    if let Err(e) = std::fs::create_dir_all(store.dir()) {
+        eprintln!("trawl: {}: {}", store.dir().display(), trawl_diag::io_message(&e));
+        return false;
+    }
+    let progress = Progress::default();
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let root = store.root().as_os_str().as_bytes();
+    let old = if full { Ok(None) } else { store.current() };
+    let old = match old {
+        Ok(old) => old,
+        Err(e) => {
+            eprintln!("trawl: warning: index of {}: {e}; built anew", shown.display());
+            None
+        }
+    };
+    if let Some((segment, _)) = &old {
+        let outcome = with_progress(start, &progress, || {
+            update(store.root(), segment, store.dir(), threads, &progress)
+        });
+        match outcome {
+            Ok(Outcome::UpToDate) => {
+                if std::io::stderr().is_terminal() {
+                    eprintln!("trawl: index of {}: up to date", shown.display());
+                }
+                return true;
+            }
+            Ok(Outcome::Rebuild) => {}
+            Ok(Outcome::Updated(updated)) => {
+                report_errors(&updated.errors);
+                let mut postings = Some(updated.postings);
+                let (started, next_id) = (updated.started_ns, updated.next_id);
+                let published = store.publish(|file| {
+                    let postings = postings.take().into_iter().flatten();
+                    trawl_index::segment::write(
+                        file,
+                        root,
+                        (started, next_id),
+                        &updated.dirs,
+                        postings,
+                    )
+                });
+                let what = format!("updated ({} directories read again)", updated.dirs_read);
+                return published_or_not(published, shown, &what, (start, &progress))
+                    && updated.errors.is_empty();
+            }
+            Err(e) => {
+                eprintln!("trawl: warning: index of {}: {e}; built anew", shown.display());
+            }
+        }
+    }
+    let built =
+        with_progress(start, &progress, || build(store.root(), store.dir(), threads, &progress));
     let built = match built {
         Ok(b) => b,
         Err(e) => {
@@ -186,21 +245,40 @@ fn build_one(store: &Store, shown: &Path) -> bool {
             return false;
         }
     };
-    for (path, e) in &built.errors {
-        eprintln!("trawl: {}: {}", path.display(), trawl_diag::io_message(e));
-    }
-    let root = store.root().as_os_str();
-    use std::os::unix::ffi::OsStrExt;
+    report_errors(&built.errors);
     let mut postings = Some(built.postings);
     let published = store.publish(|file| {
-        let postings = postings.take().unwrap_or_else(trawl_index::spill::Merge::empty);
-        trawl_index::segment::write(file, root.as_bytes(), built.started_ns, &built.dirs, postings)
+        let postings =
+            postings.take().into_iter().flatten().map(|r| r.map(|(g, b)| (g, Posting::Bitmap(b))));
+        trawl_index::segment::write(
+            file,
+            root,
+            (built.started_ns, built.next_id),
+            &built.dirs,
+            postings,
+        )
     });
+    published_or_not(published, shown, "indexed", (start, &progress)) && built.errors.is_empty()
+}
+
+fn report_errors(errors: &[(PathBuf, std::io::Error)]) {
+    for (path, e) in errors {
+        eprintln!("trawl: {}: {}", path.display(), trawl_diag::io_message(e));
+    }
+}
+
+/// Reports how publishing went (on a terminal, what was done).
+fn published_or_not(
+    published: std::io::Result<u64>,
+    shown: &Path,
+    what: &str,
+    (start, progress): (Instant, &Progress),
+) -> bool {
     match published {
         Ok(_) => {
             if std::io::stderr().is_terminal() {
                 eprintln!(
-                    "trawl: indexed {}: {} files, {} directories, {:.1} MB, in {:.1} s",
+                    "trawl: {what} {}: {} files, {} directories, {:.1} MB read, in {:.1} s",
                     shown.display(),
                     progress.files.load(Ordering::Relaxed),
                     progress.dirs.load(Ordering::Relaxed),
@@ -208,7 +286,7 @@ fn build_one(store: &Store, shown: &Path) -> bool {
                     start.elapsed().as_secs_f64()
                 );
             }
-            built.errors.is_empty()
+            true
         }
         Err(e) => {
             eprintln!("trawl: index of {}: {}", shown.display(), trawl_diag::io_message(&e));

@@ -69,7 +69,8 @@ mod tests {
         let spill = tempfile::tempdir().unwrap();
         let built = build(root.path(), spill.path(), 2, &Progress::default()).unwrap();
         let mut file = tempfile::tempfile().unwrap();
-        segment::write(&mut file, b"root", 0, &built.dirs, built.postings).unwrap();
+        let postings = built.postings.map(|r| r.map(|(g, b)| (g, segment::Posting::Bitmap(b))));
+        segment::write(&mut file, b"root", (0, built.next_id), &built.dirs, postings).unwrap();
         let seg = Segment::open(&file).unwrap();
         let mut files = Vec::new();
         for d in &built.dirs {

@@ -635,7 +635,10 @@ fn a_build_killed_at_any_moment_leaves_searches_right() {
         let at = whole.mul_f64((seed % 1000) as f64 / 1000.0);
         std::fs::write(ix.path(&format!("big/b0/round{round}.txt")), format!("NEEDLE{round}\n"))
             .unwrap();
-        let mut child = ix.trawl().args(["index", "tree"]).command().spawn().unwrap();
+        // Updates, and full builds every third round.
+        let full: &[&str] = if round % 3 == 2 { &["--full"] } else { &[] };
+        let mut child =
+            ix.trawl().args(["index"]).args(full).args(["tree"]).command().spawn().unwrap();
         std::thread::sleep(at);
         let _ = child.kill();
         child.wait().unwrap();
@@ -669,4 +672,69 @@ fn two_builds_at_once_both_succeed() {
         ix.same(args).assert_no_stderr();
     }
     assert!(ix.served(&["linus"]).is_some());
+}
+
+// ---------------------------------------------------------------------
+// Updates.
+
+impl Indexed {
+    /// (next free entry number, entries) of the index: an update leaves
+    /// the old blocks of the directories it read again unused.
+    fn numbers(&self) -> (u32, usize) {
+        let b = std::fs::read(self.generation()).unwrap();
+        let (meta, _) = self.section(1);
+        let (_, entries_len) = self.section(3);
+        (u32::from_le_bytes(b[meta + 8..meta + 12].try_into().unwrap()), entries_len / 48)
+    }
+}
+
+#[test]
+fn an_update_reads_only_what_changed_and_searches_stay_right() {
+    // Large enough that the changes below touch few of its directories.
+    let ix = big_indexed();
+    std::thread::sleep(Duration::from_millis(1100));
+    ix.trawl().args(["index", "--full", "tree"]).run().assert_code(0).assert_no_stderr();
+    let (next, entries) = ix.numbers();
+    assert_eq!(next as usize, entries, "a full build uses every number");
+    // Every kind of change, then an update once they are old enough to be
+    // trusted.
+    use std::io::Write;
+    let mut f = std::fs::OpenOptions::new().append(true).open(ix.path("d1/e1/f1.c")).unwrap();
+    f.write_all(b"appended NEEDLE\n").unwrap();
+    edit_in_place(&ix.path("d2/e2/f2.c"), "static", "NEEDLE");
+    std::fs::write(ix.path("d4/e1/new.c"), "new NEEDLE\n").unwrap();
+    std::fs::create_dir_all(ix.path("d0/new/deeper")).unwrap();
+    std::fs::write(ix.path("d0/new/deeper/n.c"), "deep NEEDLE\n").unwrap();
+    std::fs::remove_file(ix.path("d0/e0/f0.c")).unwrap();
+    std::fs::rename(ix.path("d4/e2"), ix.path("renamed")).unwrap();
+    ix.index();
+    let status = ix.trawl().args(["index", "--status", "tree"]).run();
+    assert!(status.stdout_str().starts_with("tree: up to date ("), "{}", status.stdout_str());
+    let (next_after, entries_after) = ix.numbers();
+    assert!(next_after as usize > entries_after, "updated, not built anew: {next_after}");
+    assert!(entries_after.abs_diff(entries) < 10, "{entries_after} entries, {entries} before");
+    for args in CASES {
+        ix.same(args);
+    }
+    let r = ix.same(&["-c", "NEEDLE"]);
+    for line in
+        ["tree/d1/e1/f1.c:1", "tree/d2/e2/f2.c:1", "tree/d4/e1/new.c:1", "tree/d0/new/deeper/n.c:1"]
+    {
+        assert!(r.stdout_str().lines().any(|l| l == line), "{line}\n{}", r.stdout_str());
+    }
+    // The index serves it with nothing changed since.
+    let served = ix.served(&["NEEDLE"]).expect("served");
+    assert_eq!(served["files_changed"], 0, "{served}");
+    assert_eq!(served["files_candidates"], 4, "{served}");
+    // Nothing changed: the index stands as it is.
+    let before = std::fs::read(ix.generation()).unwrap();
+    ix.trawl().args(["index", "tree"]).run().assert_code(0).assert_no_stderr();
+    assert_eq!(std::fs::read(ix.generation()).unwrap(), before);
+    // --full builds anew: every number used again.
+    ix.trawl().args(["index", "--full", "tree"]).run().assert_code(0).assert_no_stderr();
+    let (next_full, entries_full) = ix.numbers();
+    assert_eq!(next_full as usize, entries_full);
+    for args in CASES {
+        ix.same(args);
+    }
 }
