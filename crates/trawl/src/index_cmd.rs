@@ -16,6 +16,18 @@ use trawl_index::segment::Posting;
 use trawl_index::store::{all, Store};
 use trawl_index::update::{update, Outcome};
 
+const HELP: &str = "\
+Usage: trawl index [--full] [PATH...]     build or update the index of each tree (default .)
+       trawl index --status [PATH...]     list the indexes, or check each against its tree
+       trawl index --drop PATH...         remove the index of each tree
+
+An index lives under $XDG_CACHE_HOME/trawl/index, never in the tree. A search of an indexed
+tree, or of a directory below its root, uses it by itself: every file's and directory's stamps
+are checked first, files that changed are searched directly, and unchanged files that cannot
+hold a match are not opened; the output equals a search without it (--no-index).
+Run again, trawl index reads only the directories that changed; --full builds anew.
+";
+
 enum Action {
     Build,
     Status,
@@ -31,6 +43,10 @@ pub fn main(args: Vec<std::ffi::OsString>) -> ExitCode {
             Some("--status") => action = Action::Status,
             Some("--drop") => action = Action::Drop,
             Some("--full") => full = true,
+            Some("--help" | "-h") => {
+                print!("{HELP}");
+                return ExitCode::SUCCESS;
+            }
             Some(s) if s.starts_with('-') && s != "-" => {
                 eprintln!("trawl: index: unknown option '{s}' (--status, --drop, --full)");
                 return ExitCode::from(2);
