@@ -234,6 +234,29 @@ impl Extractor {
         (&self.configured, self.builtins.all())
     }
 
+    /// What the text this extractor finds depends on: its limits, what
+    /// each configured extractor claims and runs, and each tool's
+    /// identity (its executable's inode, size and mtime; a new version is
+    /// a new identity). Text extracted under another signature may differ.
+    pub fn signature(&self) -> Vec<u8> {
+        let l = &self.limits;
+        let mut sig = format!(
+            "documents={} depth={} bombs={:?} timeout={:?} output={}\n",
+            l.documents, l.max_depth, l.bombs, l.external.timeout, l.external.max_output
+        )
+        .into_bytes();
+        if l.documents {
+            let (configured, builtins) = self.tools();
+            let tools = configured.iter().map(|c| (format!("{c:?}"), &c.tool));
+            for (what, tool) in tools.chain(builtins.iter().map(|t| (String::new(), *t))) {
+                sig.extend_from_slice(what.as_bytes());
+                sig.extend_from_slice(tool.identity().unwrap_or(b"(missing)"));
+                sig.push(b'\n');
+            }
+        }
+        sig
+    }
+
     /// The kind of `name` (a file or member) with first bytes `head`, as
     /// this extractor reads it: documents only when they are read as text,
     /// a configured extractor's files as [`Kind::Configured`].

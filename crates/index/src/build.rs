@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex};
 
 use crate::grams::GramSet;
-use crate::segment::{nanos, Class, Dir, Entry, EntryType, Stamp, StatKey};
+use crate::segment::{nanos, Class, Dir, Entry, EntryType, Extracted, Stamp, StatKey, EXTRACTED};
 use crate::spill::{Merge, RunWriter};
 
 /// How far a build has come (read while it runs, for progress).
@@ -47,6 +47,15 @@ pub struct Built {
     pub next_id: u32,
 }
 
+/// Extracted text for the index: what a search that extracts (archive
+/// members, documents' text) reads of a file.
+pub trait Texts: Sync {
+    /// Feeds the text inside `file` (opened as `path`) to `out`, in
+    /// pieces; None when the file is searched as its bytes, Some(false)
+    /// when some of its text could not be extracted.
+    fn texts(&self, path: &Path, file: &File, out: &mut dyn FnMut(&[u8])) -> Option<bool>;
+}
+
 /// Where a read of the tree starts.
 pub struct Start<'k> {
     /// The directories to read (relative to the root).
@@ -56,6 +65,8 @@ pub struct Start<'k> {
     /// Directories (relative paths) whose records exist already: met as
     /// entries, they are not read.
     pub known: Option<&'k HashSet<Vec<u8>>>,
+    /// Extraction, when the index holds extracted text.
+    pub texts: Option<&'k dyn Texts>,
 }
 
 /// A NUL byte in a file's first block makes it binary (GNU grep's first read).
@@ -75,6 +86,7 @@ struct Shared<'a> {
     spill_dir: &'a Path,
     progress: &'a Progress,
     known: Option<&'a HashSet<Vec<u8>>>,
+    texts: Option<&'a dyn Texts>,
 }
 
 /// Reads the tree under `root` (not following symbolic links, staying on
@@ -85,8 +97,9 @@ pub fn build(
     spill_dir: &Path,
     threads: usize,
     progress: &Progress,
+    texts: Option<&dyn Texts>,
 ) -> io::Result<Built> {
-    let start = Start { dirs: vec![PathBuf::new()], first_id: 0, known: None };
+    let start = Start { dirs: vec![PathBuf::new()], first_id: 0, known: None, texts };
     read(root, spill_dir, threads, progress, start)
 }
 
@@ -114,6 +127,7 @@ pub fn read(
         spill_dir,
         progress,
         known: start.known,
+        texts: start.texts,
     };
     let dev = fs::metadata(root).map(|m| m.dev()).unwrap_or(0);
     std::thread::scope(|s| {
@@ -252,7 +266,13 @@ fn read_dir(
     for (i, (name, kind)) in names.into_iter().enumerate() {
         let id = first + i as u32;
         let child = path.join(std::ffi::OsStr::from_bytes(&name));
-        let mut entry = Entry { name, kind, key: StatKey::default(), class: Class::Unknown };
+        let mut entry = Entry {
+            name,
+            kind,
+            key: StatKey::default(),
+            class: Class::Unknown,
+            extracted: Extracted::Nothing,
+        };
         match kind {
             EntryType::Dir => {
                 // Other file systems are not entered (a mount point is an
@@ -318,13 +338,29 @@ fn index_file(
             total += n as u64;
         }
         shared.progress.bytes.fetch_add(total, Ordering::Relaxed);
-        Ok(binary)
+        Ok((binary, f))
     });
     match read {
-        Ok(binary) => {
+        Ok((binary, f)) => {
             entry.class = if binary { Class::Binary } else { Class::Text };
             shared.progress.files.fetch_add(1, Ordering::Relaxed);
             postings.add(id, &grams.take_sorted());
+            if let Some(texts) = shared.texts {
+                use std::io::Seek;
+                let found = match (&f).seek(io::SeekFrom::Start(0)) {
+                    Ok(_) => texts.texts(path, &f, &mut |chunk| grams.add(chunk)),
+                    Err(_) => Some(false),
+                };
+                let text = grams.take_sorted();
+                entry.extracted = match found {
+                    None => Extracted::Nothing,
+                    Some(true) => Extracted::Text,
+                    Some(false) => Extracted::Failed,
+                };
+                if found.is_some() {
+                    postings.add(id | EXTRACTED, &text);
+                }
+            }
         }
         Err(e) => {
             grams.take_sorted();
@@ -407,7 +443,7 @@ mod tests {
         fs::write(root.path().join("bin"), b"ab\0cd").unwrap();
         std::os::unix::fs::symlink("d0", root.path().join("link")).unwrap();
         let spill = tempfile::tempdir().unwrap();
-        let built = build(root.path(), spill.path(), 3, &Progress::default()).unwrap();
+        let built = build(root.path(), spill.path(), 3, &Progress::default(), None).unwrap();
         assert!(built.errors.is_empty());
         // Entry numbers: each directory's entries, in order.
         let mut numbered = Vec::new();

@@ -182,7 +182,7 @@ mod tests {
     fn changed_after(change: impl FnOnce(&Path)) -> (Vec<String>, Vec<String>) {
         let root = tree();
         let spill = tempfile::tempdir().unwrap();
-        let dirs = build(root.path(), spill.path(), 2, &Progress::default()).unwrap().dirs;
+        let dirs = build(root.path(), spill.path(), 2, &Progress::default(), None).unwrap().dirs;
         assert!(check(root.path(), &dirs, i64::MAX, 2).is_empty(), "fresh right after the build");
         // Time stamps must be able to differ.
         std::thread::sleep(std::time::Duration::from_millis(20));
@@ -211,7 +211,7 @@ mod tests {
     fn what_is_stamped_after_the_build_began_counts_as_changed() {
         let root = tree();
         let spill = tempfile::tempdir().unwrap();
-        let built = build(root.path(), spill.path(), 2, &Progress::default()).unwrap();
+        let built = build(root.path(), spill.path(), 2, &Progress::default(), None).unwrap();
         let racy_after = built.started_ns - crate::segment::RACY_MARGIN_NS;
         // Made just before the build: all of it may have changed unseen.
         let changes = check(root.path(), &built.dirs, racy_after, 2);

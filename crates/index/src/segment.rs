@@ -30,7 +30,7 @@ use roaring::RoaringBitmap;
 pub const MAGIC: &[u8; 8] = b"TRAWLIX\x01";
 /// Bumped whenever the layout or the meaning of a field changes: an index
 /// of another version is rebuilt, not misread.
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 5;
 
 const TAG_META: u32 = 1;
 const TAG_DIRS: u32 = 2;
@@ -123,6 +123,27 @@ pub struct Entry {
     pub key: StatKey,
     /// What its bytes are (regular files).
     pub class: Class,
+    /// Whether text was extracted from it (see [`EXTRACTED`]).
+    pub extracted: Extracted,
+}
+
+/// The postings of a file's extracted text hold its number with this bit
+/// set (those of its bytes, the number itself).
+pub const EXTRACTED: u32 = 1 << 31;
+
+/// What extraction (when the index was built with it) made of a file.
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
+pub enum Extracted {
+    /// Nothing: it is searched as its bytes (or the index has no
+    /// extracted text).
+    #[default]
+    Nothing,
+    /// Its text (members, a document's text) is indexed under
+    /// `number | EXTRACTED`.
+    Text,
+    /// Its text could not all be extracted: a search that extracts
+    /// always reads it (and reports why).
+    Failed,
 }
 
 /// A directory and its entries.
@@ -182,10 +203,18 @@ pub fn write<'a>(
     out: &mut File,
     root: &[u8],
     (started_ns, next_id): (i64, u32),
+    extraction: &[u8],
     dirs: &[Dir],
     postings: impl IntoIterator<Item = io::Result<(u32, Posting<'a>)>>,
 ) -> io::Result<()> {
-    let meta = [&started_ns.to_le_bytes()[..], &next_id.to_le_bytes(), root].concat();
+    let meta = [
+        &started_ns.to_le_bytes()[..],
+        &next_id.to_le_bytes(),
+        &(extraction.len() as u32).to_le_bytes(),
+        extraction,
+        root,
+    ]
+    .concat();
     let mut names = Vec::new();
     let mut dir_bytes = Vec::with_capacity(dirs.len() * DIR_SIZE);
     let mut entry_bytes = Vec::new();
@@ -210,7 +239,12 @@ pub fn write<'a>(
             entry_bytes.extend_from_slice(&(e.name.len() as u32).to_le_bytes());
             entry_bytes.push(type_code(e.kind));
             entry_bytes.push(class_code(e.class));
-            entry_bytes.extend_from_slice(&[0; 2]);
+            entry_bytes.push(match e.extracted {
+                Extracted::Nothing => 0,
+                Extracted::Text => 1,
+                Extracted::Failed => 2,
+            });
+            entry_bytes.push(0);
             entry_bytes.extend_from_slice(&e.key.ino.to_le_bytes());
             entry_bytes.extend_from_slice(&e.key.size.to_le_bytes());
             entry_bytes.extend_from_slice(&e.key.mtime_ns.to_le_bytes());
@@ -359,7 +393,9 @@ impl Segment {
             *s = (off, len);
         }
         let seg = Segment { map, sections };
-        if seg.section(TAG_META).len() < 12
+        let meta = seg.section(TAG_META);
+        if meta.len() < 16
+            || meta.len() - 16 < u32_at(meta, 12) as usize
             || !seg.section(TAG_DIRS).len().is_multiple_of(DIR_SIZE)
             || !seg.section(TAG_ENTRIES).len().is_multiple_of(ENTRY_SIZE)
             || !seg.section(TAG_GRAMS).len().is_multiple_of(GRAM_SIZE)
@@ -376,7 +412,14 @@ impl Segment {
 
     /// The root the index is of.
     pub fn root(&self) -> &[u8] {
-        &self.section(TAG_META)[12..]
+        let meta = self.section(TAG_META);
+        &meta[16 + u32_at(meta, 12) as usize..]
+    }
+
+    /// The signature of the extraction whose text it holds (empty: none).
+    pub fn extraction(&self) -> &[u8] {
+        let meta = self.section(TAG_META);
+        &meta[16..16 + u32_at(meta, 12) as usize]
     }
 
     /// The next free entry number (every number below it may appear in
@@ -431,6 +474,12 @@ impl Segment {
                     name: self.name(u64_at(e, 0), u32_at(e, 8))?.to_vec(),
                     kind: type_of(e[12]).ok_or(Refused::Corrupt("entry type"))?,
                     class: class_of(e[13]).ok_or(Refused::Corrupt("entry class"))?,
+                    extracted: match e[14] {
+                        0 => Extracted::Nothing,
+                        1 => Extracted::Text,
+                        2 => Extracted::Failed,
+                        _ => return Err(Refused::Corrupt("entry extraction")),
+                    },
                     key: StatKey {
                         ino: u64_at(e, 16),
                         size: u64_at(e, 24),
@@ -511,6 +560,7 @@ mod tests {
             name: name.as_bytes().to_vec(),
             kind,
             key: StatKey { ino: size + 100, size, mtime_ns: -5, ctime_ns: 7 },
+            extracted: if size == 20 { Extracted::Failed } else { Extracted::Nothing },
             class,
         };
         let dirs = vec![
@@ -545,6 +595,7 @@ mod tests {
             &mut f,
             b"/the/root",
             (1234, 9),
+            b"docs",
             &dirs,
             postings.into_iter().map(|(g, b)| Ok((g, Posting::Bitmap(b)))),
         )
@@ -559,6 +610,7 @@ mod tests {
         assert_eq!(seg.root(), b"/the/root");
         assert_eq!(seg.started_ns(), 1234);
         assert_eq!(seg.next_id(), 9);
+        assert_eq!(seg.extraction(), b"docs");
         let raw: Vec<u32> = seg.all_postings().map(|r| r.unwrap().0).collect();
         assert_eq!(raw, [0x616263, 0x787978]);
         assert_eq!(seg.dirs().unwrap(), sample().0);

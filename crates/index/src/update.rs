@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 
 use roaring::RoaringBitmap;
 
-use crate::build::{read, Progress, Start};
+use crate::build::{read, Progress, Start, Texts};
 use crate::segment::{Dir, EntryType, Posting, Refused, Segment};
 use crate::spill::Merge;
 
@@ -68,13 +68,19 @@ impl std::fmt::Display for Failed {
 }
 
 /// Updates the index `old` of `root`.
+/// Updates the index `old` of `root`; `extraction` is the signature of
+/// `texts` (another than the old index's makes a full build).
 pub fn update<'s>(
     root: &Path,
     old: &'s Segment,
     spill_dir: &Path,
     threads: usize,
     progress: &Progress,
+    (texts, extraction): (Option<&dyn Texts>, &[u8]),
 ) -> Result<Outcome<'s>, Failed> {
+    if old.extraction() != extraction {
+        return Ok(Outcome::Rebuild);
+    }
     let old_dirs = old.dirs().map_err(Failed::Refused)?;
     let changes = crate::fresh::check(root, &old_dirs, old.racy_after(), threads);
     if changes.is_empty() {
@@ -112,7 +118,7 @@ pub fn update<'s>(
         .filter(|rel| std::fs::symlink_metadata(root.join(rel)).is_ok_and(|m| m.is_dir()))
         .collect();
     let dirs_read = start.len();
-    let start = Start { dirs: start, first_id: old.next_id(), known: Some(&known) };
+    let start = Start { dirs: start, first_id: old.next_id(), known: Some(&known), texts };
     let built = read(root, spill_dir, threads, progress, start).map_err(Failed::Io)?;
     let mut dirs: Vec<Dir> =
         old_dirs.into_iter().zip(affected).filter(|(_, a)| !a).map(|(d, _)| d).collect();

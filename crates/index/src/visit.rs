@@ -19,7 +19,7 @@ use std::path::Path;
 use roaring::RoaringBitmap;
 
 use crate::fresh::{first_entries, Changes};
-use crate::segment::{Class, Dir, EntryType};
+use crate::segment::{Class, Dir, EntryType, Extracted, EXTRACTED};
 
 /// A directory to open, and the entries of it to visit.
 #[derive(Debug, Eq, PartialEq)]
@@ -48,13 +48,17 @@ pub struct Counts {
     pub dirs_walked: u64,
 }
 
-/// Where a search is in an indexed tree.
+/// Where a search is in an indexed tree, and what it reads of a file.
 #[derive(Clone, Copy, Debug)]
 pub struct Scope<'a> {
     /// The searched directory, relative to the index's root ("" for it).
     pub sub: &'a [u8],
     /// The search's `--max-depth` (0: the searched directory alone).
     pub max_depth: Option<usize>,
+    /// The search reads the text inside files (members, documents), with
+    /// the extraction whose text the index holds: a file with extracted
+    /// text may match by it, one whose extraction failed is always read.
+    pub extracting: bool,
 }
 
 /// Whether `path` is `dir` or below it (by whole components).
@@ -170,10 +174,18 @@ pub fn plan(
                         continue;
                     };
                     let id = firsts[i] + j as u32;
+                    let e = &dir.entries[j];
+                    let may_match = |c: &RoaringBitmap| {
+                        c.contains(id)
+                            || (scope.extracting
+                                && e.extracted == Extracted::Text
+                                && c.contains(id | EXTRACTED))
+                    };
                     if changed_file.contains(id) {
                         counts.changed += 1;
-                    } else if dir.entries[j].class == Class::Unreadable
-                        || candidates.is_none_or(|c| c.contains(id))
+                    } else if e.class == Class::Unreadable
+                        || (scope.extracting && e.extracted == Extracted::Failed)
+                        || candidates.is_none_or(may_match)
                     {
                         counts.candidates += 1;
                     } else {

@@ -418,13 +418,30 @@ impl Config {
         };
         // What an index cannot serve yet: a sorted walk, followed links,
         // ignore files, extracted text.
-        let unserved = ["no_index", "dereference", "gitignore", "search_zip", "docs"];
+        let extract = (flag("search_zip") || flag("docs"))
+            .then(|| {
+                let mut limits =
+                    trawl_extract::Limits { documents: flag("docs"), ..Default::default() };
+                if let Some(&n) = m.get_one::<usize>("max_archive_depth") {
+                    limits.max_depth = n;
+                }
+                if let Some(&n) = m.get_one::<usize>("extract_jobs") {
+                    limits.external.jobs = n;
+                }
+                if let Some(&s) = m.get_one::<u64>("extract_timeout") {
+                    limits.external.timeout = std::time::Duration::from_secs(s);
+                }
+                extractor(limits, &cancel, !flag("no_cache"))
+            })
+            .transpose()?;
+        let unserved = ["no_index", "dereference", "gitignore"];
         let index =
             (!sorted && !unserved.iter().any(|id| flag(id)) && directories == Directories::Recurse)
                 // -c and -L print files without a match too: all are read.
                 .then(|| {
                     let every = matches!(mode, OutputMode::Count | OutputMode::FilesWithoutMatch);
-                    crate::indexed::IndexUse::find(|| index_query(invert || every))
+                    let extraction = || extract.as_ref().map(trawl_extract::Extractor::signature);
+                    crate::indexed::IndexUse::find(|| index_query(invert || every), extraction)
                 })
                 .flatten();
         Ok(Config {
@@ -453,22 +470,7 @@ impl Config {
             stdin_label: m
                 .get_one::<OsString>("label")
                 .map_or_else(|| b"(standard input)".to_vec(), |l| l.as_bytes().to_vec()),
-            extract: (flag("search_zip") || flag("docs"))
-                .then(|| {
-                    let mut limits =
-                        trawl_extract::Limits { documents: flag("docs"), ..Default::default() };
-                    if let Some(&n) = m.get_one::<usize>("max_archive_depth") {
-                        limits.max_depth = n;
-                    }
-                    if let Some(&n) = m.get_one::<usize>("extract_jobs") {
-                        limits.external.jobs = n;
-                    }
-                    if let Some(&s) = m.get_one::<u64>("extract_timeout") {
-                        limits.external.timeout = std::time::Duration::from_secs(s);
-                    }
-                    extractor(limits, &cancel, !flag("no_cache"))
-                })
-                .transpose()?,
+            extract,
         })
     }
 }

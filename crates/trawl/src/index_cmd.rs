@@ -15,9 +15,11 @@ use trawl_index::build::{build, Progress};
 use trawl_index::segment::Posting;
 use trawl_index::store::{all, Store};
 use trawl_index::update::{update, Outcome};
+use trawl_search::Cancel;
 
 const HELP: &str = "\
-Usage: trawl index [--full] [PATH...]     build or update the index of each tree (default .)
+Usage: trawl index [--full] [--search-zip|--docs] [PATH...]
+                                          build or update the index of each tree (default .)
        trawl index --status [PATH...]     list the indexes, or check each against its tree
        trawl index --drop PATH...         remove the index of each tree
 
@@ -26,7 +28,21 @@ tree, or of a directory below its root, uses it by itself: every file's and dire
 are checked first, files that changed are searched directly, and unchanged files that cannot
 hold a match are not opened; the output equals a search without it (--no-index).
 Run again, trawl index reads only the directories that changed; --full builds anew.
+With --search-zip (or --docs) the index also holds the text inside compressed files and
+archives (and documents), as searches with the same option read it (and fills the cache of
+extracted text); run again without either, it keeps what it holds.
 ";
+
+/// What text the index holds besides files' bytes.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+enum Texts {
+    /// As the index there is (none for a new one).
+    Kept,
+    /// Compressed files' and archives' members (--search-zip).
+    Zip,
+    /// And documents' text (--docs).
+    Docs,
+}
 
 enum Action {
     Build,
@@ -34,21 +50,26 @@ enum Action {
     Drop,
 }
 
-pub fn main(args: Vec<std::ffi::OsString>) -> ExitCode {
+pub fn main(args: Vec<std::ffi::OsString>, cancel: &Cancel) -> ExitCode {
     let mut action = Action::Build;
     let mut full = false;
+    let mut texts = Texts::Kept;
     let mut paths = Vec::new();
     for a in args {
         match a.to_str() {
             Some("--status") => action = Action::Status,
             Some("--drop") => action = Action::Drop,
             Some("--full") => full = true,
+            Some("--search-zip" | "--zip") => texts = texts.max_with(Texts::Zip),
+            Some("--docs") => texts = Texts::Docs,
             Some("--help" | "-h") => {
                 print!("{HELP}");
                 return ExitCode::SUCCESS;
             }
             Some(s) if s.starts_with('-') && s != "-" => {
-                eprintln!("trawl: index: unknown option '{s}' (--status, --drop, --full)");
+                eprintln!(
+                    "trawl: index: unknown option '{s}' (--status, --drop, --full, --search-zip, --docs)"
+                );
                 return ExitCode::from(2);
             }
             _ => paths.push(PathBuf::from(a)),
@@ -77,7 +98,7 @@ pub fn main(args: Vec<std::ffi::OsString>) -> ExitCode {
         let ok = match action {
             Action::Status => freshness(&store, p),
             Action::Drop => drop_one(&store, p),
-            Action::Build => build_one(&store, p, full),
+            Action::Build => build_one(&store, p, full, (texts, cancel)),
         };
         if !ok {
             code = ExitCode::from(2);
@@ -199,7 +220,7 @@ fn with_progress<T>(start: Instant, progress: &Progress, work: impl FnOnce() -> 
 
 /// Builds the index of `store`'s root, or updates the one there is
 /// (reading only what changed) unless `full`.
-fn build_one(store: &Store, shown: &Path, full: bool) -> bool {
+fn build_one(store: &Store, shown: &Path, full: bool, (texts, cancel): (Texts, &Cancel)) -> bool {
     let start = Instant::now();
     // The postings are spilled beside the index, never in the tree.
     if let Err(e) = std::fs::create_dir_all(store.dir()) {
@@ -217,9 +238,33 @@ fn build_one(store: &Store, shown: &Path, full: bool) -> bool {
             None
         }
     };
+    // The extraction the index holds text of: as asked, or as it was.
+    let documents = match texts {
+        Texts::Kept => old.as_ref().and_then(|(s, _)| {
+            let sig = s.extraction();
+            (!sig.is_empty()).then(|| sig.starts_with(b"documents=true"))
+        }),
+        Texts::Zip => Some(false),
+        Texts::Docs => Some(true),
+    };
+    let extractor = match documents {
+        Some(documents) => {
+            let limits = trawl_extract::Limits { documents, ..Default::default() };
+            match crate::config::extractor(limits, cancel, true) {
+                Ok(e) => Some(Extracting(e)),
+                Err(msg) => {
+                    eprintln!("trawl: {msg}");
+                    return false;
+                }
+            }
+        }
+        None => None,
+    };
+    let signature = extractor.as_ref().map(|e| e.0.signature()).unwrap_or_default();
+    let source = extractor.as_ref().map(|e| e as &dyn trawl_index::build::Texts);
     if let Some((segment, _)) = &old {
         let outcome = with_progress(start, &progress, || {
-            update(store.root(), segment, store.dir(), threads, &progress)
+            update(store.root(), segment, store.dir(), threads, &progress, (source, &signature))
         });
         match outcome {
             Ok(Outcome::UpToDate) => {
@@ -239,6 +284,7 @@ fn build_one(store: &Store, shown: &Path, full: bool) -> bool {
                         file,
                         root,
                         (started, next_id),
+                        &signature,
                         &updated.dirs,
                         postings,
                     )
@@ -252,8 +298,9 @@ fn build_one(store: &Store, shown: &Path, full: bool) -> bool {
             }
         }
     }
-    let built =
-        with_progress(start, &progress, || build(store.root(), store.dir(), threads, &progress));
+    let built = with_progress(start, &progress, || {
+        build(store.root(), store.dir(), threads, &progress, source)
+    });
     let built = match built {
         Ok(b) => b,
         Err(e) => {
@@ -270,6 +317,7 @@ fn build_one(store: &Store, shown: &Path, full: bool) -> bool {
             file,
             root,
             (built.started_ns, built.next_id),
+            &signature,
             &built.dirs,
             postings,
         )
@@ -309,4 +357,69 @@ fn published_or_not(
             false
         }
     }
+}
+
+impl Texts {
+    /// The more of the two (--docs holds what --search-zip does).
+    fn max_with(self, other: Texts) -> Texts {
+        if self == Texts::Docs {
+            self
+        } else {
+            other
+        }
+    }
+}
+
+/// The text searches that extract read of a file, for the index: what
+/// the extractor finds inside it (members, a document's text), through
+/// its cache.
+struct Extracting(trawl_extract::Extractor);
+
+impl trawl_index::build::Texts for Extracting {
+    fn texts(&self, path: &Path, file: &std::fs::File, out: &mut dyn FnMut(&[u8])) -> Option<bool> {
+        let name = path.as_os_str().as_bytes();
+        let kind = match self.0.sniff(name, file) {
+            Ok(trawl_extract::Kind::Plain) => return None,
+            Ok(kind) => kind,
+            Err(_) => return Some(false),
+        };
+        let mut collect = Collect { out, complete: true, buf: vec![0; 64 << 10] };
+        self.0.file(name, file, kind, &mut collect);
+        Some(collect.complete)
+    }
+}
+
+/// Hands every text stream's bytes on; notes what could not be read.
+struct Collect<'o> {
+    out: &'o mut dyn FnMut(&[u8]),
+    complete: bool,
+    buf: Vec<u8>,
+}
+
+impl trawl_extract::Visit for Collect<'_> {
+    fn text(
+        &mut self,
+        _name: &[u8],
+        data: &mut dyn std::io::Read,
+        _origin: trawl_extract::Origin<'_>,
+    ) -> trawl_extract::Flow {
+        loop {
+            match data.read(&mut self.buf) {
+                Ok(0) => break,
+                Ok(n) => (self.out)(&self.buf[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(_) => {
+                    self.complete = false;
+                    break;
+                }
+            }
+        }
+        trawl_extract::Flow::Continue
+    }
+
+    fn error(&mut self, _name: &[u8], _err: &std::io::Error) {
+        self.complete = false;
+    }
+
+    fn warning(&mut self, _name: &[u8], _err: &std::io::Error) {}
 }

@@ -67,10 +67,10 @@ mod tests {
     fn the_candidates_hold_every_file_the_matcher_selects_a_line_in() {
         let root = tree();
         let spill = tempfile::tempdir().unwrap();
-        let built = build(root.path(), spill.path(), 2, &Progress::default()).unwrap();
+        let built = build(root.path(), spill.path(), 2, &Progress::default(), None).unwrap();
         let mut file = tempfile::tempfile().unwrap();
         let postings = built.postings.map(|r| r.map(|(g, b)| (g, segment::Posting::Bitmap(b))));
-        segment::write(&mut file, b"root", (0, built.next_id), &built.dirs, postings).unwrap();
+        segment::write(&mut file, b"root", (0, built.next_id), b"", &built.dirs, postings).unwrap();
         let seg = Segment::open(&file).unwrap();
         let mut files = Vec::new();
         for d in &built.dirs {

@@ -23,6 +23,8 @@ pub struct IndexUse {
     cache: PathBuf,
     /// The patterns' question (see index_query).
     query: Query,
+    /// The signature of the search's extraction, when it extracts.
+    extraction: Option<Vec<u8>>,
     /// How the served operands' files were decided, summed.
     counts: Mutex<Option<Counts>>,
 }
@@ -30,12 +32,16 @@ pub struct IndexUse {
 impl IndexUse {
     /// The index's use for a search, when any index exists; `query` is
     /// asked only then.
-    pub fn find(query: impl FnOnce() -> Query) -> Option<IndexUse> {
+    pub fn find(
+        query: impl FnOnce() -> Query,
+        extraction: impl FnOnce() -> Option<Vec<u8>>,
+    ) -> Option<IndexUse> {
         let cache = trawl_extract::cache::default_dir()?;
         if !cache.join("index").is_dir() {
             return None;
         }
-        Some(IndexUse { cache, query: query(), counts: Mutex::new(None) })
+        let (query, extraction) = (query(), extraction());
+        Some(IndexUse { cache, query, extraction, counts: Mutex::new(None) })
     }
 
     /// The counts of the operands the index served (None: it served none).
@@ -110,7 +116,13 @@ pub fn add_operand(
     let sub = canonical.strip_prefix(store.root()).unwrap_or(Path::new(""));
     let sub = sub.as_os_str().as_bytes();
     let Some(wanted) = visit::dirs_under(&dirs, sub) else { return false };
+    // A search that extracts with another extraction than the index's
+    // (or an index without extracted text) cannot tell what a file's text
+    // holds: every file is read (the walk is still skipped).
+    let extracting = use_.extraction.is_some();
+    let foreign = extracting && use_.extraction.as_deref() != Some(segment.extraction());
     let candidates = match trawl_index::query::candidates(&use_.query, &segment) {
+        Ok(_) if foreign => None,
         Ok(c) => c,
         Err(e) => return refused(&e),
     };
@@ -124,7 +136,7 @@ pub fn add_operand(
         let shown = joined(display, rel);
         cfg.filter.dir_ok(if shown.is_empty() { b"." } else { &shown })
     };
-    let scope = Scope { sub, max_depth: cfg.max_depth };
+    let scope = Scope { sub, max_depth: cfg.max_depth, extracting };
     let planned =
         visit::plan(store.root(), &dirs, &changes, candidates.as_ref(), scope, &mut enter);
     let Some((listed, counts)) = planned else { return false };

@@ -60,7 +60,7 @@ fn main() -> ExitCode {
         return extractors::main(argv.split_off(2));
     }
     if argv.get(1).is_some_and(|a| a == "index") {
-        return index_cmd::main(argv.split_off(2));
+        return index_cmd::main(argv.split_off(2), &cancel);
     }
     let command = args::command();
     let argv = args::preprocess(argv, &command);

@@ -738,3 +738,79 @@ fn an_update_reads_only_what_changed_and_searches_stay_right() {
         ix.same(args);
     }
 }
+
+// ---------------------------------------------------------------------
+// Extracted text in the index.
+
+#[test]
+fn an_index_with_extracted_text_serves_searches_that_extract() {
+    use crate::extract::sh;
+    let ix = Indexed::new();
+    let z = ix.path("z");
+    std::fs::create_dir_all(z.join("w")).unwrap();
+    std::fs::write(z.join("a.txt"), "compressed ZIPNEEDLE here\nlinus\n").unwrap();
+    sh(&z, "gzip", &["a.txt"]);
+    std::fs::write(z.join("w/m1.txt"), "a MEMBERWORD in a zip\n").unwrap();
+    std::fs::write(z.join("w/m2.txt"), "static int in a member\n").unwrap();
+    sh(&z.join("w"), "zip", &["-q", "../arch.zip", "m1.txt", "m2.txt"]);
+    std::fs::remove_dir_all(z.join("w")).unwrap();
+    std::fs::write(
+        z.join("doc.pdf"),
+        crate::documents::pdf(&[&["a PDFWORD on page one"], &["linus on two"]]),
+    )
+    .unwrap();
+    // Damaged: always read by a search that extracts (it reports it).
+    std::fs::write(z.join("broken.gz"), b"\x1f\x8b\x08\x00garbage that is not deflate").unwrap();
+    std::thread::sleep(Duration::from_millis(1100));
+    ix.trawl().args(["index", "--full", "--docs", "tree"]).run().assert_code(0).assert_no_stderr();
+    let cases: [&[&str]; 9] = [
+        &["ZIPNEEDLE"],
+        &["MEMBERWORD"],
+        &["PDFWORD"],
+        &["-n", "linus"],
+        &["-c", "static int"],
+        &["-l", "-i", "pdfword"],
+        &["foobardoesnotexist"],
+        &["--include=*.txt", "MEMBERWORD"],
+        &["-w", "on"],
+    ];
+    for mode in [&["--docs"][..], &["--search-zip"], &[]] {
+        for args in cases {
+            ix.same(&[mode, args].concat());
+        }
+    }
+    // Read by their text: the one file holding a rare word, and the
+    // damaged one, are opened.
+    for (word, file) in
+        [("PDFWORD", "doc.pdf"), ("MEMBERWORD", "arch.zip"), ("ZIPNEEDLE", "a.txt.gz")]
+    {
+        let served = ix.served(&["--docs", word]).expect("served");
+        assert_eq!(served["files_candidates"], 2, "{word}: {file} and broken.gz\n{served}");
+        let r = ix.same(&["--docs", "-l", word]);
+        assert!(r.stdout_str().contains(file), "{word}: {}", r.stdout_str());
+    }
+    // An extraction other than the index's (another archive depth) cannot
+    // tell what files hold: every file is read.
+    let other = ix.served(&["--search-zip", "--max-archive-depth", "3", "MEMBERWORD"]).unwrap();
+    assert_eq!(other["files_skipped"], 0, "{other}");
+    ix.same(&["--search-zip", "--max-archive-depth", "3", "MEMBERWORD"]);
+    // An update keeps the extracted text (no option needed) and reads
+    // what changed.
+    std::fs::remove_file(z.join("a.txt.gz")).unwrap();
+    std::fs::write(z.join("a.txt"), "NEWZIPWORD\n").unwrap();
+    sh(&z, "gzip", &["a.txt"]);
+    ix.index();
+    let served = ix.served(&["--docs", "NEWZIPWORD"]).expect("served");
+    assert_eq!(served["files_candidates"], 2, "{served}");
+    assert_eq!(served["files_changed"], 0, "{served}");
+    for mode in [&["--docs"][..], &["--search-zip"]] {
+        for args in [&["NEWZIPWORD"][..], &["ZIPNEEDLE"], &["-c", "linus"]] {
+            ix.same(&[mode, args].concat());
+        }
+    }
+    // An index without extracted text serves them too, reading every file.
+    ix.trawl().args(["index", "--full", "tree"]).run().assert_code(0);
+    let none = ix.served(&["--docs", "PDFWORD"]).expect("served");
+    assert_eq!(none["files_skipped"], 0, "{none}");
+    ix.same(&["--docs", "PDFWORD"]);
+}
