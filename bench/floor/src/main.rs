@@ -7,6 +7,8 @@
 //!                              -print0` writes it): the paths are known, nothing walks
 //! floor walk DIR [-j N]        list every directory under DIR with std::fs::read_dir
 //!                              (types from the directory entry, no stat): nothing is read
+//! floor stat LISTFILE [-j N]   lstat every file named in LISTFILE: what a search that
+//!                              trusts an index but is never stale must do at least
 //! ```
 //!
 //! Both print one summary line (files and bytes, or entries) on standard output.
@@ -24,7 +26,8 @@ use std::sync::{Condvar, Mutex};
 /// Size of each thread's read buffer (the same as trawl's smallest read).
 const READ_SIZE: usize = 256 * 1024;
 
-const USAGE: &str = "usage: floor read LISTFILE [-j N] | floor walk DIR [-j N]";
+const USAGE: &str =
+    "usage: floor read LISTFILE [-j N] | floor walk DIR [-j N] | floor stat LISTFILE [-j N]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -37,6 +40,7 @@ fn main() -> ExitCode {
     };
     let result = match cmd.as_str() {
         "read" => read_list(Path::new(&target), threads),
+        "stat" => stat_list(Path::new(&target), threads),
         _ => walk_tree(Path::new(&target), threads),
     };
     match result {
@@ -67,7 +71,7 @@ fn parse_args(args: &[String]) -> Result<(String, String, usize), String> {
         }
     }
     match rest.as_slice() {
-        [cmd, target] if cmd == "read" || cmd == "walk" => {
+        [cmd, target] if cmd == "read" || cmd == "walk" || cmd == "stat" => {
             Ok((cmd.clone(), target.clone(), threads.max(1)))
         }
         _ => Err("expected a subcommand and one path".into()),
@@ -111,6 +115,34 @@ fn read_list(list: &Path, threads: usize) -> io::Result<String> {
         bytes.into_inner(),
         failed.into_inner()
     ))
+}
+
+/// lstats every file named in the NUL-separated `list`, `threads` at a time.
+fn stat_list(list: &Path, threads: usize) -> io::Result<String> {
+    let names = fs::read(list)?;
+    let paths: Vec<&Path> = names
+        .split(|&b| b == 0)
+        .filter(|p| !p.is_empty())
+        .map(|p| Path::new(OsStr::from_bytes(p)))
+        .collect();
+    let next = AtomicUsize::new(0);
+    let failed = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| loop {
+                let i = next.fetch_add(64, Ordering::Relaxed);
+                if i >= paths.len() {
+                    break;
+                }
+                for path in &paths[i..(i + 64).min(paths.len())] {
+                    if fs::symlink_metadata(path).is_err() {
+                        failed.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+            });
+        }
+    });
+    Ok(format!("stat {} files, {} failed, {threads} threads", paths.len(), failed.into_inner()))
 }
 
 /// Opens `path`, reads it to the end through `buf`, closes it; returns its size.
