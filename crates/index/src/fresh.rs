@@ -90,6 +90,65 @@ pub fn check_some(
     changes
 }
 
+/// Checks the stamps of the directories numbered `wanted` only (by path,
+/// nothing opened): enough for a search that looks at names and types,
+/// which only a directory's change can change.
+pub fn check_dirs(
+    root: &Path,
+    dirs: &[Dir],
+    wanted: &[usize],
+    racy_after: i64,
+    threads: usize,
+) -> Changes {
+    let next = AtomicUsize::new(0);
+    let found = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..threads.clamp(1, wanted.len().div_ceil(64).max(1)) {
+            s.spawn(|| {
+                let mut local = Vec::new();
+                let mut path = root.as_os_str().as_bytes().to_vec();
+                let base = path.len();
+                loop {
+                    let start = next.fetch_add(64, Ordering::Relaxed);
+                    if start >= wanted.len() {
+                        break;
+                    }
+                    for &i in &wanted[start..(start + 64).min(wanted.len())] {
+                        let d = &dirs[i];
+                        path.truncate(base);
+                        if !d.path.is_empty() {
+                            path.push(b'/');
+                            path.extend_from_slice(&d.path);
+                        }
+                        path.push(0);
+                        let same = CStr::from_bytes_with_nul(&path)
+                            .ok()
+                            .and_then(|p| stat_at(libc::AT_FDCWD, p))
+                            .is_some_and(|st| {
+                                let stamp = Stamp {
+                                    dev: st.st_dev,
+                                    ino: st.st_ino,
+                                    mtime_ns: nanos(st.st_mtime, st.st_mtime_nsec),
+                                    ctime_ns: nanos(st.st_ctime, st.st_ctime_nsec),
+                                };
+                                stamp == d.stamp
+                                    && stamp.mtime_ns < racy_after
+                                    && stamp.ctime_ns < racy_after
+                            });
+                        if !same {
+                            local.push(i);
+                        }
+                    }
+                }
+                found.lock().unwrap_or_else(|p| p.into_inner()).extend(local);
+            });
+        }
+    });
+    let mut dirs = found.into_inner().unwrap_or_else(|p| p.into_inner());
+    dirs.sort_unstable();
+    Changes { dirs, files: Vec::new() }
+}
+
 fn check_dir(
     root: &Path,
     dir: &Dir,

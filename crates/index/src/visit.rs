@@ -28,8 +28,28 @@ pub struct ListedDir {
     pub rel: Vec<u8>,
     /// Its depth below the searched directory.
     pub depth: usize,
-    /// The entries to visit: name and type (Other: the walk stats it).
-    pub children: Vec<(Vec<u8>, EntryType)>,
+    /// The entries to visit: name, type (Other: the walk stats it) and,
+    /// for a directory, whether its entries are listed too.
+    pub children: Vec<(Vec<u8>, EntryType, Descent)>,
+}
+
+/// Whether a directory among the entries to visit is listed too.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Descent {
+    /// The index has not read it (new, another file system): walk it.
+    Walk,
+    /// Its entries are listed (a [`ListedDir`] of its own).
+    Listed,
+}
+
+/// Which entries a search visits.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Visits {
+    /// Files that may match (grep): directories are not visited, only
+    /// entered.
+    Candidates,
+    /// Every entry, directories included (find).
+    Everything,
 }
 
 /// How the files under the searched directory were decided.
@@ -59,6 +79,8 @@ pub struct Scope<'a> {
     /// the extraction whose text the index holds: a file with extracted
     /// text may match by it, one whose extraction failed is always read.
     pub extracting: bool,
+    /// Which entries are visited.
+    pub visits: Visits,
 }
 
 /// Whether `path` is `dir` or below it (by whole components).
@@ -139,6 +161,9 @@ pub fn plan(
         // The walk visits this directory's entries at depth + 1 and
         // descends into a subdirectory at depth + 1 below the limit.
         if scope.max_depth.is_some_and(|m| depth >= m) {
+            if scope.visits == Visits::Everything && depth == 0 {
+                out.push(ListedDir { rel, depth, children: Vec::new() });
+            }
             continue;
         }
         let descend = scope.max_depth.is_none_or(|m| depth + 1 < m);
@@ -170,7 +195,7 @@ pub fn plan(
                         .filter(|&j| dir.entries[j].kind == EntryType::File);
                     let Some(j) = indexed else {
                         counts.changed += 1;
-                        children.push((name.to_vec(), kind));
+                        children.push((name.to_vec(), kind, Descent::Walk));
                         continue;
                     };
                     let id = firsts[i] + j as u32;
@@ -192,23 +217,30 @@ pub fn plan(
                         counts.skipped += 1;
                         continue;
                     }
-                    children.push((name.to_vec(), kind));
+                    children.push((name.to_vec(), kind, Descent::Walk));
                 }
                 EntryType::Dir => match by_path.get(&join(&dir.path, name)[..]) {
                     Some(&sub) => {
                         if descend {
                             stack.push((sub, depth + 1));
                         }
+                        if scope.visits == Visits::Everything {
+                            let descent = if descend { Descent::Listed } else { Descent::Walk };
+                            children.push((name.to_vec(), kind, descent));
+                        }
                     }
                     None => {
                         counts.dirs_walked += 1;
-                        children.push((name.to_vec(), kind));
+                        children.push((name.to_vec(), kind, Descent::Walk));
                     }
                 },
-                EntryType::Symlink | EntryType::Other => children.push((name.to_vec(), kind)),
+                EntryType::Symlink | EntryType::Other => {
+                    children.push((name.to_vec(), kind, Descent::Walk))
+                }
             }
         }
-        if !children.is_empty() {
+        // find visits the searched directory itself, whatever it holds.
+        if !children.is_empty() || (scope.visits == Visits::Everything && depth == 0) {
             out.push(ListedDir { rel, depth, children });
         }
     }

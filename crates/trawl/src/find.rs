@@ -129,7 +129,22 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
         print!("{USAGE}");
         return ExitCode::SUCCESS;
     }
-    let args: Vec<Vec<u8>> = args.into_iter().map(OsStringExt::into_vec).collect();
+    let mut args: Vec<Vec<u8>> = args.into_iter().map(OsStringExt::into_vec).collect();
+    // --no-index among the options before the starting points.
+    let options = args
+        .iter()
+        .position(|a| {
+            !matches!(&a[..], b"-H" | b"-L" | b"-P" | b"--sort" | b"--no-index" | b"-j")
+                && !a.iter().all(u8::is_ascii_digit)
+        })
+        .unwrap_or(args.len());
+    let no_index = args[..options].iter().any(|a| a == b"--no-index");
+    args = args
+        .into_iter()
+        .enumerate()
+        .filter(|(i, a)| *i >= options || a != b"--no-index")
+        .map(|(_, a)| a)
+        .collect();
     let mut cmd = match trawl_select::parse(&args) {
         Ok(c) => c,
         Err(msg) => {
@@ -164,7 +179,34 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
             }
         }
     }
+    // An index serves a walk that looks at each entry once, in any order,
+    // never following links below the starting points, with nothing
+    // pruned.
+    let indexed = !no_index
+        && cmd.follow != Follow::Always
+        && !cmd.sorted
+        && !cmd.depth_first
+        && !cmd.same_file_system
+        && !cmd.expr.any_action(&|a| matches!(a, Action::Prune));
+    let report = |msg: &[u8]| {
+        let _ = io::stderr().lock().write_all(&[b"trawl: ", msg, b"\n"].concat());
+    };
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut walk = WalkBuilder::new();
+    let mut served = Vec::new();
+    for p in &cmd.paths {
+        // -P names a link as a link: not the directory it points to.
+        let link = cmd.follow == Follow::Never
+            && std::fs::symlink_metadata(OsStr::from_bytes(p)).is_ok_and(|m| m.is_symlink());
+        let depth_threads = (cmd.max_depth, if cmd.threads == 0 { cpus } else { cmd.threads });
+        served.push(
+            indexed && !link && crate::indexed::add_find_root(&mut walk, p, depth_threads, &report),
+        );
+    }
+    // Served alone: nothing waits on the disk, one thread per CPU.
+    if cmd.threads == 0 && served.iter().all(|&s| s) && !served.is_empty() {
+        threads = cpus;
+    }
     walk.threads(threads)
         .follow_links(cmd.follow == Follow::Always)
         .follow_roots(cmd.follow != Follow::Never)
@@ -172,8 +214,10 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
         .same_file_system(cmd.same_file_system)
         .sorted(cmd.sorted)
         .post_order(cmd.depth_first);
-    for p in &cmd.paths {
-        walk.add_root(OsStr::from_bytes(p));
+    for (p, served) in cmd.paths.iter().zip(served) {
+        if !served {
+            walk.add_root(OsStr::from_bytes(p));
+        }
     }
     let captures: Vec<Capture> =
         (0..if in_order { threads } else { 0 }).map(|_| Capture::default()).collect();

@@ -9,11 +9,11 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use trawl_index::segment::EntryType;
+use trawl_index::segment::{Dir, EntryType, Segment};
 use trawl_index::store::Store;
-use trawl_index::visit::{self, Counts, Scope};
+use trawl_index::visit::{self, Counts, Scope, Visits};
 use trawl_index::Query;
-use trawl_walk::{FileType, WalkBuilder};
+use trawl_walk::{Descent, FileType, Itself, ListedDir, Opening, WalkBuilder};
 
 use crate::config::Config;
 
@@ -81,6 +81,79 @@ fn joined(dir: &[u8], rel: &[u8]) -> Vec<u8> {
     out
 }
 
+/// An index that covers an operand.
+struct Opened {
+    store: Store,
+    segment: Segment,
+    dirs: Vec<Dir>,
+    /// The operand's directory below the index's root.
+    sub: Vec<u8>,
+    /// The index's directories at or below it.
+    wanted: Vec<usize>,
+}
+
+fn report_refused(store: &Store, e: &dyn std::fmt::Display, report: &dyn Fn(&[u8])) {
+    let msg = format!(
+        "warning: index of {}: {e}; searched without it (run 'trawl index' again)",
+        store.root().display()
+    );
+    report(msg.as_bytes());
+}
+
+/// The index covering the directory `path`, checked; a damaged one is
+/// reported and not used.
+fn open(cache: &Path, path: &[u8], report: &dyn Fn(&[u8])) -> Option<Opened> {
+    let canonical = std::fs::canonicalize(std::ffi::OsStr::from_bytes(path)).ok()?;
+    let store = nearest_store(cache, &canonical)?;
+    let refused = |e: &dyn std::fmt::Display| report_refused(&store, e, report);
+    let segment = match store.current() {
+        Ok(Some((segment, _))) => segment,
+        Ok(None) => return None,
+        Err(e) => {
+            refused(&e);
+            return None;
+        }
+    };
+    let dirs = match segment.dirs() {
+        Ok(d) => d,
+        Err(e) => {
+            refused(&e);
+            return None;
+        }
+    };
+    let sub = canonical.strip_prefix(store.root()).unwrap_or(Path::new(""));
+    let sub = sub.as_os_str().as_bytes().to_vec();
+    let wanted = visit::dirs_under(&dirs, &sub)?;
+    Some(Opened { store, segment, dirs, sub, wanted })
+}
+
+/// `trawl find`: hands `walk` every entry an index lists below the
+/// starting point `path` (directories whose stamps changed read again),
+/// to be visited as the walk would; directories are opened only when an
+/// entry needs it (a test that stats, an action). False when no index
+/// serves it.
+pub fn add_find_root(
+    walk: &mut WalkBuilder,
+    path: &[u8],
+    (max_depth, threads): (Option<usize>, usize),
+    report: &dyn Fn(&[u8]),
+) -> bool {
+    let Some(cache) = trawl_extract::cache::default_dir() else { return false };
+    if !cache.join("index").is_dir() {
+        return false;
+    }
+    let Some(o) = open(&cache, path, report) else { return false };
+    let root = o.store.root();
+    let changes =
+        trawl_index::fresh::check_dirs(root, &o.dirs, &o.wanted, o.segment.racy_after(), threads);
+    let scope = Scope { sub: &o.sub, max_depth, extracting: false, visits: Visits::Everything };
+    let Some((listed, _)) = visit::plan(root, &o.dirs, &changes, None, scope, &mut |_| true) else {
+        return false;
+    };
+    add_listed(walk, listed, (path, path), (Opening::WhenNeeded, Itself::Visited));
+    true
+}
+
 /// Hands `walk` what the index says to visit for the directory operand
 /// `path` (printed as `display`); false when no index serves it (the
 /// caller walks it). A damaged index is reported and not used.
@@ -92,30 +165,14 @@ pub fn add_operand(
     display: &[u8],
     report: &dyn Fn(&[u8]),
 ) -> bool {
-    let Ok(canonical) = std::fs::canonicalize(std::ffi::OsStr::from_bytes(path)) else {
+    let Some(Opened { store, segment, dirs, sub, wanted }) = open(&use_.cache, path, report) else {
         return false;
     };
-    let Some(store) = nearest_store(&use_.cache, &canonical) else { return false };
+    let sub = &sub[..];
     let refused = |e: &dyn std::fmt::Display| {
-        let msg = format!(
-            "warning: index of {}: {e}; searched without it (run 'trawl index' again)",
-            store.root().display()
-        );
-        report(msg.as_bytes());
+        report_refused(&store, e, report);
         false
     };
-    let segment = match store.current() {
-        Ok(Some((segment, _))) => segment,
-        Ok(None) => return false,
-        Err(e) => return refused(&e),
-    };
-    let dirs = match segment.dirs() {
-        Ok(d) => d,
-        Err(e) => return refused(&e),
-    };
-    let sub = canonical.strip_prefix(store.root()).unwrap_or(Path::new(""));
-    let sub = sub.as_os_str().as_bytes();
-    let Some(wanted) = visit::dirs_under(&dirs, sub) else { return false };
     // A search that extracts with another extraction than the index's
     // (or an index without extracted text) cannot tell what a file's text
     // holds: every file is read (the walk is still skipped).
@@ -136,32 +193,53 @@ pub fn add_operand(
         let shown = joined(display, rel);
         cfg.filter.dir_ok(if shown.is_empty() { b"." } else { &shown })
     };
-    let scope = Scope { sub, max_depth: cfg.max_depth, extracting };
+    let scope = Scope { sub, max_depth: cfg.max_depth, extracting, visits: Visits::Candidates };
     let planned =
         visit::plan(store.root(), &dirs, &changes, candidates.as_ref(), scope, &mut enter);
     let Some((listed, counts)) = planned else { return false };
     let open_root: &[u8] = if path.is_empty() { b"." } else { path };
+    add_listed(walk, listed, (open_root, display), (Opening::Now, Itself::NotVisited));
+    use_.add_counts(counts);
+    true
+}
+
+/// Hands the walk the directories an index listed, under the operand
+/// `open` (printed as `display`).
+pub fn add_listed(
+    walk: &mut WalkBuilder,
+    listed: Vec<visit::ListedDir>,
+    (open, display): (&[u8], &[u8]),
+    (opening, top): (Opening, Itself),
+) {
     for dir in listed {
         let children = dir
             .children
             .into_iter()
-            .map(|(name, kind)| {
+            .map(|(name, kind, descent)| {
                 let t = match kind {
                     EntryType::File => FileType::File,
                     EntryType::Dir => FileType::Dir,
                     EntryType::Symlink => FileType::Symlink,
                     EntryType::Other => FileType::Unknown,
                 };
-                (name, t)
+                let d = match descent {
+                    visit::Descent::Walk => Descent::Walked,
+                    visit::Descent::Listed => Descent::Listed,
+                };
+                (name, t, d)
             })
             .collect();
-        walk.add_listed(
-            &joined(open_root, &dir.rel),
-            &joined(display, &dir.rel),
-            dir.depth,
+        let (opening, itself) = match dir.rel.is_empty() {
+            true => (Opening::Now, top),
+            false => (opening, Itself::NotVisited),
+        };
+        walk.add_listed(ListedDir {
+            path: &joined(open, &dir.rel),
+            display: &joined(display, &dir.rel),
+            depth: dir.depth,
             children,
-        );
+            opening,
+            itself,
+        });
     }
-    use_.add_counts(counts);
-    true
 }

@@ -814,3 +814,74 @@ fn an_index_with_extracted_text_serves_searches_that_extract() {
     assert_eq!(none["files_skipped"], 0, "{none}");
     ix.same(&["--docs", "PDFWORD"]);
 }
+
+// ---------------------------------------------------------------------
+// trawl find from the index.
+
+/// `trawl find tree ARGS` (served by the index), `trawl find --no-index`
+/// and GNU find print the same entries.
+fn find_same(ix: &Indexed, args: &[&str]) {
+    let sep = if args.contains(&"-print0") { 0 } else { b'\n' };
+    let with = ix.trawl().args(["find", "tree"]).args(args).run();
+    let without = ix.trawl().args(["find", "--no-index", "tree"]).args(args).run();
+    let gnu = Cmd::new("find", ix.t.path()).args(["tree"]).args(args).run();
+    assert_eq!(with.code, gnu.code, "{args:?}: exit code\n{}", with.stderr_str());
+    assert_eq!(without.code, gnu.code, "{args:?}: exit code without the index");
+    let (w, n, g) = (
+        sorted_records(&with.stdout, sep),
+        sorted_records(&without.stdout, sep),
+        sorted_records(&gnu.stdout, sep),
+    );
+    assert_eq!(w, g, "{args:?}: with the index against GNU find\n{}", clip(&with.stdout));
+    assert_eq!(n, g, "{args:?}: without the index against GNU find");
+}
+
+const FIND_CASES: [&[&str]; 14] = [
+    &[],
+    &["-name", "*.c"],
+    &["-type", "d"],
+    &["-type", "f", "-size", "-1k"],
+    &["-maxdepth", "2"],
+    &["-maxdepth", "0"],
+    &["-mindepth", "2", "-name", "f1*"],
+    &["-empty"],
+    &["-name", "f*", "-print0"],
+    &["-path", "*/e1/*", "-type", "f"],
+    &["-type", "l"],
+    &["-newer", "tree/d0/e1/f15.c"],
+    &["-name", "e0", "-prune", "-o", "-type", "f", "-print"],
+    &["-iname", "F1?.C", "-o", "-name", "new*"],
+];
+
+#[test]
+fn find_served_by_the_index_prints_what_gnu_find_prints_after_changes() {
+    let ix = Indexed::new();
+    for args in FIND_CASES {
+        find_same(&ix, args);
+    }
+    // Changes the directories' stamps tell.
+    std::fs::create_dir_all(ix.path("d0/new/deeper")).unwrap();
+    std::fs::write(ix.path("d0/new/deeper/new.c"), "x\n").unwrap();
+    std::fs::remove_file(ix.path("d0/e0/f0.c")).unwrap();
+    std::fs::rename(ix.path("d4/e2"), ix.path("renamed")).unwrap();
+    std::fs::remove_dir_all(ix.path("d3/e1")).unwrap();
+    std::fs::remove_file(ix.path("d1/e0/f6.c")).unwrap();
+    std::os::unix::fs::symlink("../../d3/e0/f3.c", ix.path("d1/e0/f6.c")).unwrap();
+    // And ones only a stat tells (size, time): read when a test needs them.
+    use std::io::Write;
+    let mut f = std::fs::OpenOptions::new().append(true).open(ix.path("d2/e2/f2.c")).unwrap();
+    f.write_all(&[b'x'; 2000]).unwrap();
+    for args in FIND_CASES {
+        find_same(&ix, args);
+    }
+    // A starting point below the root, and one that is a link (-P: the link).
+    let below = ix.trawl().args(["find", "tree/d1", "-name", "*.c"]).run();
+    let gnu = Cmd::new("find", ix.t.path()).args(["tree/d1", "-name", "*.c"]).run();
+    assert_eq!(below.sorted_lines(), gnu.sorted_lines());
+    std::os::unix::fs::symlink("tree", ix.t.path().join("tree-link")).unwrap();
+    for follow in ["-P", "-H"] {
+        let t = ix.trawl().args(["find", follow, "tree-link"]).run();
+        let g = Cmd::new("find", ix.t.path()).args([follow, "tree-link"]).run();
+        assert_eq!(t.sorted_lines(), g.sorted_lines(), "{follow}");
+    }
+}

@@ -9,13 +9,42 @@ use std::sync::Arc;
 use crate::dirent;
 use crate::ignore_files::IgnoreStack;
 use crate::{
-    cvt, fstat, fstatat, reads_to_the_end, Entry, FileType, Root, Visitor, WalkBuilder, WalkError,
-    WalkErrorKind, WalkState,
+    cvt, fstat, fstatat, reads_to_the_end, Descent, Entry, FileType, Opening, Root, Visitor,
+    WalkBuilder, WalkError, WalkErrorKind, WalkState,
 };
+
+/// A directory's descriptor: open, or opened the first time an entry of
+/// it needs it (a listed directory whose entries the caller knows: a
+/// `trawl find -name` served by an index never opens it).
+pub(crate) enum DirFd {
+    Open(OwnedFd),
+    WhenNeeded { path: CString, fd: std::sync::OnceLock<Option<OwnedFd>> },
+}
+
+impl DirFd {
+    /// The descriptor (-1 when a directory opened when needed cannot be:
+    /// the calls using it then fail with EBADF).
+    pub(crate) fn as_raw_fd(&self) -> libc::c_int {
+        match self {
+            DirFd::Open(fd) => fd.as_raw_fd(),
+            DirFd::WhenNeeded { path, fd } => fd
+                .get_or_init(|| {
+                    let flags =
+                        libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC | libc::O_NOCTTY;
+                    // SAFETY: a NUL-terminated path.
+                    let raw = unsafe { libc::open(path.as_ptr(), flags) };
+                    // SAFETY: a fresh descriptor from open(2), owned here.
+                    (raw >= 0).then(|| unsafe { OwnedFd::from_raw_fd(raw) })
+                })
+                .as_ref()
+                .map_or(-1, |fd| fd.as_raw_fd()),
+        }
+    }
+}
 
 /// An open directory and what its children need to know about it.
 pub(crate) struct OpenDir {
-    pub(crate) fd: OwnedFd,
+    pub(crate) fd: DirFd,
     pub(crate) path: Vec<u8>,
     pub(crate) depth: usize,
     /// The (dev, ino) of this directory and its ancestors, when links are
@@ -82,7 +111,7 @@ pub(crate) fn dir_end<V: Visitor>(
 ) -> WalkState {
     let path: &[u8] = if path.is_empty() { b"." } else { path };
     let entry = Entry {
-        parent: parent.map(|p| p.fd.as_fd()),
+        parent: parent.map(|p| &p.fd),
         name,
         path,
         depth,
@@ -124,6 +153,8 @@ pub(crate) struct Child {
     pub(crate) link_error: Option<i32>,
     /// The inode number from the directory entry.
     pub(crate) ino: u64,
+    /// For a directory: whether the walk reads it.
+    pub(crate) descent: Descent,
 }
 
 impl<'w> DirReader<'w> {
@@ -257,7 +288,7 @@ impl<'w> DirReader<'w> {
         });
         let short_read_is_end = c.file_systems && reads_to_the_end(fd.as_raw_fd());
         Ok(OpenDir {
-            fd,
+            fd: DirFd::Open(fd),
             path: task.path,
             depth: task.depth,
             ancestors,
@@ -309,6 +340,7 @@ impl<'w> DirReader<'w> {
                                             followed: false,
                                             link_error: e.raw_os_error(),
                                             ino,
+                                            descent: Descent::Walked,
                                         });
                                         return;
                                     }
@@ -331,6 +363,7 @@ impl<'w> DirReader<'w> {
                     followed,
                     link_error: None,
                     ino,
+                    descent: Descent::Walked,
                 });
             })
             .unwrap_or_else(|e| {
@@ -353,19 +386,48 @@ impl<'w> DirReader<'w> {
         }
     }
 
-    /// The task that opens a listed root (see [`WalkBuilder::add_listed`]),
-    /// and its known children.
-    pub(crate) fn listed_root<'r>(&self, root: &'r Root) -> (DirTask, &'r [(CString, FileType)]) {
+    /// A listed root's directory (see [`WalkBuilder::add_listed`]), opened
+    /// now or when first needed (then never failing here); None when it
+    /// cannot be opened (reported) or is not to be descended into.
+    pub(crate) fn listed_root<V: Visitor>(
+        &mut self,
+        root: &Root,
+        v: &mut V,
+    ) -> (WalkState, Option<OpenDir>) {
         let listed = root.listed.as_deref().expect("a listed root");
-        let task = DirTask {
-            parent: None,
-            name: root.open.clone(),
-            path: root.display.clone(),
-            depth: listed.depth,
-            followed: true,
-            stat: None,
+        let task = if listed.itself == crate::Itself::Visited {
+            match self.visit_root(root, v) {
+                (WalkState::Continue, Some(task)) => task,
+                (state, _) => return (state, None),
+            }
+        } else {
+            DirTask {
+                parent: None,
+                name: root.open.clone(),
+                path: root.display.clone(),
+                depth: listed.depth,
+                followed: true,
+                stat: None,
+            }
         };
-        (task, &listed.children)
+        if listed.opening == Opening::WhenNeeded && listed.itself == crate::Itself::NotVisited {
+            let dir = OpenDir {
+                fd: DirFd::WhenNeeded { path: task.name, fd: std::sync::OnceLock::new() },
+                path: task.path,
+                depth: task.depth,
+                ancestors: None,
+                root_dev: None,
+                ignore: None,
+                outstanding: AtomicUsize::new(1),
+                post: None,
+                short_read_is_end: false,
+            };
+            return (WalkState::Continue, Some(dir));
+        }
+        match self.open_dir(task, v) {
+            Ok(dir) => (WalkState::Continue, Some(dir)),
+            Err(_) => (WalkState::Continue, None),
+        }
     }
 
     /// The children of `dir` its caller knows (instead of reading it):
@@ -374,12 +436,13 @@ impl<'w> DirReader<'w> {
     pub(crate) fn known_children<V: Visitor>(
         &mut self,
         dir: &OpenDir,
-        known: &[(CString, FileType)],
+        root: &Root,
         v: &mut V,
         out: &mut Vec<Child>,
     ) -> WalkState {
         out.clear();
-        for (name, file_type) in known {
+        let known = root.listed.as_deref().map_or(&[][..], |l| &l.children[..]);
+        for (name, file_type, descent) in known {
             let mut child = Child {
                 name: name.clone(),
                 file_type: *file_type,
@@ -387,6 +450,7 @@ impl<'w> DirReader<'w> {
                 followed: false,
                 link_error: None,
                 ino: 0,
+                descent: *descent,
             };
             if child.file_type == FileType::Unknown {
                 match fstatat(dir.fd.as_raw_fd(), name, false) {
@@ -433,7 +497,7 @@ impl<'w> DirReader<'w> {
             }
         }
         let entry = Entry {
-            parent: Some(dir.fd.as_fd()),
+            parent: Some(&dir.fd),
             name: &child.name,
             path: &self.path,
             depth: dir.depth + 1,
@@ -446,6 +510,7 @@ impl<'w> DirReader<'w> {
         let state = v.visit(&entry);
         if child.file_type.is_dir() {
             if state == WalkState::Continue
+                && child.descent == Descent::Walked
                 && self.config.max_depth.is_none_or(|m| dir.depth + 1 < m)
             {
                 let task = DirTask {

@@ -100,7 +100,7 @@ pub trait Visitor: Send {
 
 /// An entry of the walk, valid during the [`Visitor::visit`] call.
 pub struct Entry<'a> {
-    parent: Option<BorrowedFd<'a>>,
+    parent: Option<&'a crate::dir::DirFd>,
     name: &'a CStr,
     path: &'a [u8],
     depth: usize,
@@ -132,7 +132,10 @@ impl<'a> Entry<'a> {
 
     /// The descriptor of the directory holding the entry (None for a root).
     pub fn parent_fd(&self) -> Option<BorrowedFd<'a>> {
-        self.parent
+        let raw = self.parent?.as_raw_fd();
+        // SAFETY: the directory's descriptor stays open while its entries
+        // are visited (the walk holds it for the entry's lifetime).
+        (raw >= 0).then(|| unsafe { BorrowedFd::borrow_raw(raw) })
     }
 
     /// Reads the metadata now (`lstat` unless `follow`).
@@ -334,7 +337,58 @@ struct Listed {
     depth: usize,
     /// The entries to visit, by name, with their types (Unknown: stat'd
     /// when visited, as an entry whose `d_type` is unknown).
-    children: Vec<(CString, FileType)>,
+    children: Vec<(CString, FileType, Descent)>,
+    opening: Opening,
+    itself: Itself,
+}
+
+/// Whether the walk reads a directory among a listed directory's entries.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Descent {
+    /// Read and walked below, as usual.
+    Walked,
+    /// Its own entries are listed too ([`WalkBuilder::add_listed`]):
+    /// visited, not read.
+    Listed,
+}
+
+/// When a listed directory is opened.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Opening {
+    /// Before its entries are visited.
+    Now,
+    /// The first time an entry needs it (to stat or open it); the
+    /// directory is never opened for visits that look at names and types
+    /// alone.
+    WhenNeeded,
+}
+
+/// Whether a listed directory is visited itself.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Itself {
+    /// As a root (the user named it).
+    Visited,
+    /// Only its entries.
+    NotVisited,
+}
+
+/// A directory whose entries the caller knows (see
+/// [`WalkBuilder::add_listed`]).
+#[derive(Clone, Debug)]
+pub struct ListedDir<'p> {
+    /// What to open.
+    pub path: &'p [u8],
+    /// What to print before its entries' names.
+    pub display: &'p [u8],
+    /// Its depth below the user's root.
+    pub depth: usize,
+    /// The entries to visit: name, type (Unknown: stat'd) and, for a
+    /// directory, whether the walk reads it.
+    pub children: Vec<(Vec<u8>, FileType, Descent)>,
+    /// When it is opened.
+    pub opening: Opening,
+    /// Whether it is visited itself.
+    pub itself: Itself,
 }
 
 /// Configures and runs a walk.
@@ -418,22 +472,25 @@ impl WalkBuilder {
     }
 
     /// Adds a directory whose entries the caller already knows (from an
-    /// index): it is opened as `path` but not read or visited itself; only
-    /// `children` are visited, each as an entry met during recursion at
-    /// `depth + 1` and printed under `display` (directories among them are
-    /// walked as usual). Not for a sorted walk, which ignores it.
-    pub fn add_listed(
-        &mut self,
-        path: &[u8],
-        display: &[u8],
-        depth: usize,
-        children: Vec<(Vec<u8>, FileType)>,
-    ) -> &mut Self {
-        let Ok(open) = CString::new(path.to_vec()) else { return self };
-        let children =
-            children.into_iter().filter_map(|(n, t)| Some((CString::new(n).ok()?, t))).collect();
-        let listed = Some(Box::new(Listed { depth, children }));
-        self.roots.push(Root { open, display: display.to_vec(), listed });
+    /// index): it is not read; only its listed children are visited, each
+    /// as an entry met during recursion at `depth + 1` and printed under
+    /// `display` (directories among them are walked as usual unless
+    /// [`Descent::Listed`]). With [`Itself::Visited`] it is visited first,
+    /// as a root. Not for a sorted or post-order walk, which ignore it.
+    pub fn add_listed(&mut self, dir: ListedDir<'_>) -> &mut Self {
+        let Ok(open) = CString::new(dir.path.to_vec()) else { return self };
+        let children = dir
+            .children
+            .into_iter()
+            .filter_map(|(n, t, d)| Some((CString::new(n).ok()?, t, d)))
+            .collect();
+        let listed = Some(Box::new(Listed {
+            depth: dir.depth,
+            children,
+            opening: dir.opening,
+            itself: dir.itself,
+        }));
+        self.roots.push(Root { open, display: dir.display.to_vec(), listed });
         self
     }
 

@@ -140,13 +140,12 @@ impl Thread<'_> {
     ) -> WalkState {
         match work {
             Task::Root(i) if self.config.roots[i].listed.is_some() => {
-                let (task, children_known) = self.reader.listed_root(&self.config.roots[i]);
-                let dir = match self.reader.open_dir(task, v) {
-                    Ok(dir) => Arc::new(dir),
-                    Err(_) => return WalkState::Continue,
+                let root = &self.config.roots[i];
+                let dir = match self.reader.listed_root(root, v) {
+                    (WalkState::Continue, Some(dir)) => Arc::new(dir),
+                    (state, _) => return state,
                 };
-                if self.reader.known_children(&dir, children_known, v, children) == WalkState::Quit
-                {
+                if self.reader.known_children(&dir, root, v, children) == WalkState::Quit {
                     return WalkState::Quit;
                 }
                 self.schedule(dir, v, children)
