@@ -17,7 +17,9 @@ use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex};
 
 use crate::grams::GramSet;
-use crate::segment::{nanos, Class, Dir, Entry, EntryType, Extracted, Stamp, StatKey, EXTRACTED};
+use crate::segment::{
+    looks_random, nanos, Class, Dir, Entry, EntryType, Extracted, Stamp, StatKey, EXTRACTED,
+};
 use crate::spill::{Merge, RunWriter};
 
 /// How far a build has come (read while it runs, for progress).
@@ -344,20 +346,30 @@ fn index_file(
         Ok((binary, f)) => {
             entry.class = if binary { Class::Binary } else { Class::Text };
             shared.progress.files.fetch_add(1, Ordering::Relaxed);
-            postings.add(id, &grams.take_sorted());
+            let raw = grams.take_sorted();
+            if looks_random(raw.len(), entry.key.size) {
+                entry.class = Class::Unindexed;
+            } else {
+                postings.add(id, &raw);
+            }
             if let Some(texts) = shared.texts {
                 use std::io::Seek;
+                let mut fed = 0u64;
                 let found = match (&f).seek(io::SeekFrom::Start(0)) {
-                    Ok(_) => texts.texts(path, &f, &mut |chunk| grams.add(chunk)),
+                    Ok(_) => texts.texts(path, &f, &mut |chunk| {
+                        fed += chunk.len() as u64;
+                        grams.add(chunk)
+                    }),
                     Err(_) => Some(false),
                 };
                 let text = grams.take_sorted();
                 entry.extracted = match found {
                     None => Extracted::Nothing,
+                    Some(true) if looks_random(text.len(), fed) => Extracted::Unindexed,
                     Some(true) => Extracted::Text,
                     Some(false) => Extracted::Failed,
                 };
-                if found.is_some() {
+                if entry.extracted == Extracted::Text {
                     postings.add(id | EXTRACTED, &text);
                 }
             }

@@ -30,7 +30,7 @@ use roaring::RoaringBitmap;
 pub const MAGIC: &[u8; 8] = b"TRAWLIX\x01";
 /// Bumped whenever the layout or the meaning of a field changes: an index
 /// of another version is rebuilt, not misread.
-pub const VERSION: u32 = 5;
+pub const VERSION: u32 = 6;
 
 const TAG_META: u32 = 1;
 const TAG_DIRS: u32 = 2;
@@ -110,6 +110,17 @@ pub enum Class {
     Binary,
     /// Could not be read when indexed: always searched.
     Unreadable,
+    /// Bytes that look random (compressed, images: nearly every gram is
+    /// new): not indexed, always searched by a search of bytes (a `.gz`
+    /// held 2 GB of such postings in the documents corpus's index).
+    Unindexed,
+}
+
+/// Whether a text's distinct grams say its bytes look random: too many to
+/// be worth indexing (text repeats its grams: the Linux tree's largest
+/// files have one distinct gram per 20 bytes or more).
+pub fn looks_random(distinct: usize, bytes: u64) -> bool {
+    distinct > 50_000 && distinct as u64 * 3 > bytes
 }
 
 /// An entry of a directory.
@@ -144,6 +155,9 @@ pub enum Extracted {
     /// Its text could not all be extracted: a search that extracts
     /// always reads it (and reports why).
     Failed,
+    /// Its text looks random (binary members): not indexed, always read
+    /// by a search that extracts.
+    Unindexed,
 }
 
 /// A directory and its entries.
@@ -184,6 +198,7 @@ fn class_code(c: Class) -> u8 {
         Class::Text => 1,
         Class::Binary => 2,
         Class::Unreadable => 3,
+        Class::Unindexed => 4,
     }
 }
 
@@ -193,6 +208,7 @@ fn class_of(code: u8) -> Option<Class> {
         1 => Class::Text,
         2 => Class::Binary,
         3 => Class::Unreadable,
+        4 => Class::Unindexed,
         _ => return None,
     })
 }
@@ -243,6 +259,7 @@ pub fn write<'a>(
                 Extracted::Nothing => 0,
                 Extracted::Text => 1,
                 Extracted::Failed => 2,
+                Extracted::Unindexed => 3,
             });
             entry_bytes.push(0);
             entry_bytes.extend_from_slice(&e.key.ino.to_le_bytes());
@@ -478,6 +495,7 @@ impl Segment {
                         0 => Extracted::Nothing,
                         1 => Extracted::Text,
                         2 => Extracted::Failed,
+                        3 => Extracted::Unindexed,
                         _ => return Err(Refused::Corrupt("entry extraction")),
                     },
                     key: StatKey {

@@ -200,18 +200,21 @@ pub fn plan(
                     };
                     let id = firsts[i] + j as u32;
                     let e = &dir.entries[j];
-                    let may_match = |c: &RoaringBitmap| {
-                        c.contains(id)
-                            || (scope.extracting
-                                && e.extracted == Extracted::Text
-                                && c.contains(id | EXTRACTED))
+                    // What the search reads of it: its extracted text (when
+                    // it extracts and there was text), else its bytes.
+                    let may_match = match (scope.extracting, e.extracted) {
+                        (true, Extracted::Text) => {
+                            candidates.is_none_or(|c| c.contains(id | EXTRACTED))
+                        }
+                        (true, Extracted::Failed | Extracted::Unindexed) => true,
+                        _ => {
+                            matches!(e.class, Class::Unreadable | Class::Unindexed)
+                                || candidates.is_none_or(|c| c.contains(id))
+                        }
                     };
                     if changed_file.contains(id) {
                         counts.changed += 1;
-                    } else if e.class == Class::Unreadable
-                        || (scope.extracting && e.extracted == Extracted::Failed)
-                        || candidates.is_none_or(may_match)
-                    {
+                    } else if may_match {
                         counts.candidates += 1;
                     } else {
                         counts.skipped += 1;

@@ -128,6 +128,18 @@ impl Indexed {
         }
         t.file_bytes(b"tree/bin.dat", b"\x00\x01binary PM_RESUME linus\n");
         t.file("tree/d3/e1/rare.c", "Dijkstra was here\n");
+        // Bytes that look random (as compressed data): not indexed, always
+        // searched.
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let noise: Vec<u8> = (0..300_000)
+            .map(|_| {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                (seed >> 24) as u8
+            })
+            .collect();
+        t.file_bytes(b"tree/d4/noise.bin", &noise);
         t.file("tree/empty", "");
         t.file("tree/.hidden/h.txt", "hidden linus\n");
         t.file_bytes(b"tree/d1/odd\xff.txt", b"odd name linus\n");
@@ -190,7 +202,7 @@ impl Indexed {
 }
 
 /// The searches an index must answer as a plain search does.
-const CASES: [&[&str]; 44] = [
+const CASES: [&[&str]; 46] = [
     &["PM_RESUME"],
     &["foobardoesnotexist"],
     &["-n", "linus"],
@@ -235,6 +247,9 @@ const CASES: [&[&str]; 44] = [
     &["-D", "read", "-l", "static"],
     &["-q", "TORVALDS"],
     &["-s", "-l", "linus"],
+    // Three bytes the noise holds.
+    &["-c", "-a", "-P", "\\x01\\x02"],
+    &["-l", "-F", "xyz"],
 ];
 
 #[test]
@@ -243,13 +258,14 @@ fn an_indexed_search_equals_a_search_without_the_index() {
     for args in CASES {
         ix.same(args);
     }
-    // The index did serve them: a rare word opens one file.
+    // The index did serve them: a rare word opens its one file, and the
+    // noise, whose grams are not indexed.
     let served = ix.served(&["Dijkstra"]).expect("the index serves the search");
     assert_eq!(served["files_changed"], 0, "{served}");
-    assert_eq!(served["files_candidates"], 1, "{served}");
+    assert_eq!(served["files_candidates"], 2, "{served}");
     assert!(served["files_skipped"].as_u64().unwrap() > 150, "{served}");
     let none = ix.served(&["foobardoesnotexist"]).expect("served");
-    assert_eq!(none["files_candidates"], 0, "{none}");
+    assert_eq!(none["files_candidates"], 1, "the noise: {none}");
     // -v, and -c (which prints every file), read every file.
     assert_eq!(ix.served(&["-v", "static"]).unwrap()["files_skipped"], 0);
     let counted = ix.trawl().args(["-r", "--stats", "-c", "static", "tree"]).run();
@@ -257,7 +273,7 @@ fn an_indexed_search_equals_a_search_without_the_index() {
     assert!(text.contains("\n0 files passed over by the index (they cannot match)\n"), "{text}");
     let rare = ix.trawl().args(["-r", "--stats", "Dijkstra", "tree"]).run();
     let text = rare.stdout_str();
-    assert!(text.contains("\n1 files searched as the index's candidates\n"), "{text}");
+    assert!(text.contains("\n2 files searched as the index's candidates\n"), "{text}");
     assert!(text.contains("\n0 files searched because they changed or are new\n"), "{text}");
     // --no-index: not served.
     assert_eq!(ix.served(&["--no-index", "TORVALDS"]), None);
@@ -725,7 +741,8 @@ fn an_update_reads_only_what_changed_and_searches_stay_right() {
     // The index serves it with nothing changed since.
     let served = ix.served(&["NEEDLE"]).expect("served");
     assert_eq!(served["files_changed"], 0, "{served}");
-    assert_eq!(served["files_candidates"], 4, "{served}");
+    // And the noise.
+    assert_eq!(served["files_candidates"], 5, "{served}");
     // Nothing changed: the index stands as it is.
     let before = std::fs::read(ix.generation()).unwrap();
     ix.trawl().args(["index", "tree"]).run().assert_code(0).assert_no_stderr();
@@ -752,7 +769,9 @@ fn an_index_with_extracted_text_serves_searches_that_extract() {
     sh(&z, "gzip", &["a.txt"]);
     std::fs::write(z.join("w/m1.txt"), "a MEMBERWORD in a zip\n").unwrap();
     std::fs::write(z.join("w/m2.txt"), "static int in a member\n").unwrap();
+    std::fs::copy(ix.path("d4/noise.bin"), z.join("w/noise.bin")).unwrap();
     sh(&z.join("w"), "zip", &["-q", "../arch.zip", "m1.txt", "m2.txt"]);
+    sh(&z.join("w"), "zip", &["-q", "-0", "../noise.zip", "noise.bin"]);
     std::fs::remove_dir_all(z.join("w")).unwrap();
     std::fs::write(
         z.join("doc.pdf"),
@@ -763,7 +782,7 @@ fn an_index_with_extracted_text_serves_searches_that_extract() {
     std::fs::write(z.join("broken.gz"), b"\x1f\x8b\x08\x00garbage that is not deflate").unwrap();
     std::thread::sleep(Duration::from_millis(1100));
     ix.trawl().args(["index", "--full", "--docs", "tree"]).run().assert_code(0).assert_no_stderr();
-    let cases: [&[&str]; 9] = [
+    let cases: [&[&str]; 10] = [
         &["ZIPNEEDLE"],
         &["MEMBERWORD"],
         &["PDFWORD"],
@@ -773,6 +792,7 @@ fn an_index_with_extracted_text_serves_searches_that_extract() {
         &["foobardoesnotexist"],
         &["--include=*.txt", "MEMBERWORD"],
         &["-w", "on"],
+        &["-c", "-a", "-P", "\\x01\\x02"],
     ];
     for mode in [&["--docs"][..], &["--search-zip"], &[]] {
         for args in cases {
@@ -785,7 +805,9 @@ fn an_index_with_extracted_text_serves_searches_that_extract() {
         [("PDFWORD", "doc.pdf"), ("MEMBERWORD", "arch.zip"), ("ZIPNEEDLE", "a.txt.gz")]
     {
         let served = ix.served(&["--docs", word]).expect("served");
-        assert_eq!(served["files_candidates"], 2, "{word}: {file} and broken.gz\n{served}");
+        // With the file holding it, the damaged one and the noise (whose
+        // bytes and text look random: not indexed).
+        assert_eq!(served["files_candidates"], 4, "{word}: {file}, broken.gz, noise\n{served}");
         let r = ix.same(&["--docs", "-l", word]);
         assert!(r.stdout_str().contains(file), "{word}: {}", r.stdout_str());
     }
@@ -801,7 +823,7 @@ fn an_index_with_extracted_text_serves_searches_that_extract() {
     sh(&z, "gzip", &["a.txt"]);
     ix.index();
     let served = ix.served(&["--docs", "NEWZIPWORD"]).expect("served");
-    assert_eq!(served["files_candidates"], 2, "{served}");
+    assert_eq!(served["files_candidates"], 4, "{served}");
     assert_eq!(served["files_changed"], 0, "{served}");
     for mode in [&["--docs"][..], &["--search-zip"]] {
         for args in [&["NEWZIPWORD"][..], &["ZIPNEEDLE"], &["-c", "linus"]] {
