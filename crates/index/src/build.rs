@@ -409,7 +409,11 @@ impl Pending<'_, '_> {
             return;
         }
         self.scratch.resize(self.pairs.len(), 0);
-        for shift in [32, 40, 48] {
+        // By the top byte of the number first: a file's extracted text is
+        // numbered with the high bit set (segment::EXTRACTED), so the
+        // numbers of a thread come in two growing series; a stable sort on
+        // that byte, then on the gram, leaves each gram's numbers growing.
+        for shift in [24, 32, 40, 48] {
             let mut counts = [0usize; 257];
             for &p in &self.pairs {
                 counts[((p >> shift) & 0xff) as usize + 1] += 1;
@@ -455,7 +459,24 @@ mod tests {
         fs::write(root.path().join("bin"), b"ab\0cd").unwrap();
         std::os::unix::fs::symlink("d0", root.path().join("link")).unwrap();
         let spill = tempfile::tempdir().unwrap();
-        let built = build(root.path(), spill.path(), 3, &Progress::default(), None).unwrap();
+        // Files named *7.txt have a "text" (their bytes reversed), indexed
+        // under their numbers with the high bit: two growing series of
+        // numbers per thread, which the runs must keep in order.
+        struct Reversed;
+        impl Texts for Reversed {
+            fn texts(&self, path: &Path, file: &File, out: &mut dyn FnMut(&[u8])) -> Option<bool> {
+                if !path.to_string_lossy().ends_with("7.txt") {
+                    return None;
+                }
+                let mut bytes = Vec::new();
+                (&*file).read_to_end(&mut bytes).ok()?;
+                bytes.reverse();
+                out(&bytes);
+                Some(true)
+            }
+        }
+        let built =
+            build(root.path(), spill.path(), 3, &Progress::default(), Some(&Reversed)).unwrap();
         assert!(built.errors.is_empty());
         // Entry numbers: each directory's entries, in order.
         let mut numbered = Vec::new();
@@ -487,6 +508,17 @@ mod tests {
             for g in set.take_sorted() {
                 want.entry(g).or_default().push(id as u32);
             }
+            let extracted = path.ends_with("7.txt");
+            assert_eq!(entry.extracted == Extracted::Text, extracted, "{path}");
+            if extracted {
+                set.add(&text.iter().rev().copied().collect::<Vec<u8>>());
+                for g in set.take_sorted() {
+                    want.entry(g).or_default().push(id as u32 | EXTRACTED);
+                }
+            }
+        }
+        for ids in want.values_mut() {
+            ids.sort_unstable();
         }
         assert_eq!(numbered.iter().filter(|(_, e)| e.kind == EntryType::File).count(), 301);
         assert!(numbered.iter().any(|(p, e)| p == "link" && e.kind == EntryType::Symlink));

@@ -64,6 +64,12 @@ impl RunWriter {
             let mut prev = 0u64;
             for &p in group {
                 let id = p & 0xffff_ffff;
+                if id < prev {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidInput,
+                        "a run's entries must grow within a gram",
+                    ));
+                }
                 put_varint(&mut self.buf, id - prev);
                 prev = id;
             }
