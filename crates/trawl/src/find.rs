@@ -13,10 +13,12 @@ use trawl_select::{Evaluator, Extraction, FindCommand, Follow};
 use trawl_walk::{Entry, Visitor, WalkBuilder, WalkError, WalkErrorKind, WalkState};
 
 const USAGE: &str = "\
-Usage: trawl find [-H|-L|-P] [-j N] [--sort] [PATH...] [EXPRESSION]
+Usage: trawl find [-H|-L|-P] [-j N] [--sort] [--no-index] [PATH...] [EXPRESSION]
 
 GNU find's expressions, walked in parallel. Output order is free unless --sort
-(depth-first, names in byte order) is given.
+(depth-first, names in byte order) is given. Below a root indexed by
+'trawl index', the entries come from the index (directories whose stamps
+changed are read again); --no-index walks instead.
 
 Operators: ( EXPR )  ! EXPR  -not EXPR  EXPR -a EXPR  EXPR -o EXPR  EXPR , EXPR
 Options:   -maxdepth N -mindepth N -depth -xdev -mount -ignore_readdir_race
