@@ -250,12 +250,7 @@ fn read_dir(
     for entry in listing {
         match entry {
             Ok(e) => {
-                let kind = match e.file_type() {
-                    Ok(t) if t.is_file() => EntryType::File,
-                    Ok(t) if t.is_dir() => EntryType::Dir,
-                    Ok(t) if t.is_symlink() => EntryType::Symlink,
-                    _ => EntryType::Other,
-                };
+                let kind = EntryType::of(e.file_type().ok());
                 names.push((e.file_name().as_bytes().to_vec(), kind));
             }
             Err(e) => error(path.clone(), e),

@@ -10,7 +10,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use crate::segment::{nanos, Dir, EntryType, Stamp, StatKey};
+use crate::segment::{Dir, EntryType, Stamp, StatKey};
 
 /// What changed since the index was built.
 #[derive(Debug, Default, Eq, PartialEq)]
@@ -40,13 +40,8 @@ fn stat_at(dirfd: libc::c_int, name: &CStr) -> Option<libc::stat> {
     (rc == 0).then(|| unsafe { st.assume_init() })
 }
 
-/// The number of each directory's first entry.
-pub fn first_entries(dirs: &[Dir]) -> Vec<u32> {
-    dirs.iter().map(|d| d.first_id).collect()
-}
-
-/// Checks the directories of an index of `root` (entries numbered in
-/// order across them) on `threads` threads; what is stamped at or after
+/// Checks the directories of an index of `root` on `threads` threads;
+/// what is stamped at or after
 /// `racy_after` counts as changed (see segment::RACY_MARGIN_NS).
 pub fn check(root: &Path, dirs: &[Dir], racy_after: i64, threads: usize) -> Changes {
     let all: Vec<usize> = (0..dirs.len()).collect();
@@ -63,7 +58,6 @@ pub fn check_some(
 ) -> Changes {
     let next = AtomicUsize::new(0);
     let found = Mutex::new(Changes::default());
-    let firsts = first_entries(dirs);
     std::thread::scope(|s| {
         for _ in 0..threads.clamp(1, wanted.len().div_ceil(32).max(1)) {
             s.spawn(|| {
@@ -75,7 +69,7 @@ pub fn check_some(
                         break;
                     }
                     for &i in &wanted[start..(start + 32).min(wanted.len())] {
-                        check_dir(root, &dirs[i], (i, firsts[i]), racy_after, &mut local);
+                        check_dir(root, &dirs[i], i, racy_after, &mut local);
                     }
                 }
                 let mut all = found.lock().unwrap_or_else(|p| p.into_inner());
@@ -124,17 +118,8 @@ pub fn check_dirs(
                         let same = CStr::from_bytes_with_nul(&path)
                             .ok()
                             .and_then(|p| stat_at(libc::AT_FDCWD, p))
-                            .is_some_and(|st| {
-                                let stamp = Stamp {
-                                    dev: st.st_dev,
-                                    ino: st.st_ino,
-                                    mtime_ns: nanos(st.st_mtime, st.st_mtime_nsec),
-                                    ctime_ns: nanos(st.st_ctime, st.st_ctime_nsec),
-                                };
-                                stamp == d.stamp
-                                    && stamp.mtime_ns < racy_after
-                                    && stamp.ctime_ns < racy_after
-                            });
+                            .is_some_and(|st| Stamp::from_stat(&st) == d.stamp)
+                            && !d.stamp.is_racy(racy_after);
                         if !same {
                             local.push(i);
                         }
@@ -149,13 +134,8 @@ pub fn check_dirs(
     Changes { dirs, files: Vec::new() }
 }
 
-fn check_dir(
-    root: &Path,
-    dir: &Dir,
-    (number, first): (usize, u32),
-    racy_after: i64,
-    out: &mut Changes,
-) {
+fn check_dir(root: &Path, dir: &Dir, number: usize, racy_after: i64, out: &mut Changes) {
+    let first = dir.first_id;
     let path = root.join(std::ffi::OsStr::from_bytes(&dir.path));
     let Ok(cpath) = CString::new(path.as_os_str().as_bytes()) else {
         out.dirs.push(number);
@@ -183,19 +163,11 @@ fn check_dir(
     // SAFETY: `fd` is open; `st` is read only when fstat succeeds.
     let same = if unsafe { libc::fstat(fd, st.as_mut_ptr()) } == 0 {
         // SAFETY: fstat returned 0, so it filled `st`.
-        let st = unsafe { st.assume_init() };
-        Stamp {
-            dev: st.st_dev,
-            ino: st.st_ino,
-            mtime_ns: nanos(st.st_mtime, st.st_mtime_nsec),
-            ctime_ns: nanos(st.st_ctime, st.st_ctime_nsec),
-        } == dir.stamp
+        Stamp::from_stat(&unsafe { st.assume_init() }) == dir.stamp
     } else {
         false
     };
-    let racy = |mtime: i64, ctime: i64| mtime >= racy_after || ctime >= racy_after;
-    let same = same && !racy(dir.stamp.mtime_ns, dir.stamp.ctime_ns);
-    if !same {
+    if !same || dir.stamp.is_racy(racy_after) {
         out.dirs.push(number);
     }
     let mut name = Vec::new();
@@ -206,14 +178,11 @@ fn check_dir(
         name.clear();
         name.extend_from_slice(&e.name);
         name.push(0);
-        let key =
-            CStr::from_bytes_with_nul(&name).ok().and_then(|n| stat_at(fd, n)).map(|st| StatKey {
-                ino: st.st_ino,
-                size: st.st_size as u64,
-                mtime_ns: nanos(st.st_mtime, st.st_mtime_nsec),
-                ctime_ns: nanos(st.st_ctime, st.st_ctime_nsec),
-            });
-        if key != Some(e.key) || racy(e.key.mtime_ns, e.key.ctime_ns) {
+        let key = CStr::from_bytes_with_nul(&name)
+            .ok()
+            .and_then(|n| stat_at(fd, n))
+            .map(|st| StatKey::from_stat(&st));
+        if key != Some(e.key) || e.key.is_racy(racy_after) {
             out.files.push(first + i as u32);
         }
     }

@@ -85,6 +85,40 @@ pub struct StatKey {
     pub ctime_ns: i64,
 }
 
+impl Stamp {
+    /// The stamps in `st`.
+    pub fn from_stat(st: &libc::stat) -> Stamp {
+        Stamp {
+            dev: st.st_dev,
+            ino: st.st_ino,
+            mtime_ns: nanos(st.st_mtime, st.st_mtime_nsec),
+            ctime_ns: nanos(st.st_ctime, st.st_ctime_nsec),
+        }
+    }
+
+    /// Stamped at or after `racy_after` (see [`RACY_MARGIN_NS`]).
+    pub fn is_racy(&self, racy_after: i64) -> bool {
+        self.mtime_ns >= racy_after || self.ctime_ns >= racy_after
+    }
+}
+
+impl StatKey {
+    /// The key in `st`.
+    pub fn from_stat(st: &libc::stat) -> StatKey {
+        StatKey {
+            ino: st.st_ino,
+            size: st.st_size as u64,
+            mtime_ns: nanos(st.st_mtime, st.st_mtime_nsec),
+            ctime_ns: nanos(st.st_ctime, st.st_ctime_nsec),
+        }
+    }
+
+    /// Stamped at or after `racy_after` (see [`RACY_MARGIN_NS`]).
+    pub fn is_racy(&self, racy_after: i64) -> bool {
+        self.mtime_ns >= racy_after || self.ctime_ns >= racy_after
+    }
+}
+
 /// What a directory entry is.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
 pub enum EntryType {
@@ -96,6 +130,30 @@ pub enum EntryType {
     Symlink,
     /// A FIFO, socket or device.
     Other,
+}
+
+impl EntryType {
+    /// The type of a directory entry as read (None: it could not be told).
+    pub fn of(t: Option<std::fs::FileType>) -> EntryType {
+        match t {
+            Some(t) if t.is_file() => EntryType::File,
+            Some(t) if t.is_dir() => EntryType::Dir,
+            Some(t) if t.is_symlink() => EntryType::Symlink,
+            _ => EntryType::Other,
+        }
+    }
+}
+
+/// The path (relative to the index's root) of `name` in the directory
+/// `dir` ("" for the root).
+pub fn child_path(dir: &[u8], name: &[u8]) -> Vec<u8> {
+    let mut p = Vec::with_capacity(dir.len() + 1 + name.len());
+    p.extend_from_slice(dir);
+    if !p.is_empty() {
+        p.push(b'/');
+    }
+    p.extend_from_slice(name);
+    p
 }
 
 /// What a regular file's bytes were found to be.

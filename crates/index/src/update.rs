@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use roaring::RoaringBitmap;
 
 use crate::build::{read, Progress, Start, Texts};
-use crate::segment::{Dir, EntryType, Posting, Refused, Segment};
+use crate::segment::{child_path, Dir, EntryType, Posting, Refused, Segment};
 use crate::spill::Merge;
 
 /// What an update found to do.
@@ -143,19 +143,12 @@ fn reachable(dirs: Vec<Dir>) -> Vec<Dir> {
         dirs.iter().enumerate().map(|(i, d)| (&d.path[..], i)).collect();
     let mut seen = vec![false; dirs.len()];
     let mut stack: Vec<usize> = by_path.get(&b""[..]).copied().into_iter().collect();
-    let mut path = Vec::new();
     while let Some(i) = stack.pop() {
         if std::mem::replace(&mut seen[i], true) {
             continue;
         }
         for e in dirs[i].entries.iter().filter(|e| e.kind == EntryType::Dir) {
-            path.clear();
-            path.extend_from_slice(&dirs[i].path);
-            if !path.is_empty() {
-                path.push(b'/');
-            }
-            path.extend_from_slice(&e.name);
-            if let Some(&j) = by_path.get(&path[..]) {
+            if let Some(&j) = by_path.get(&child_path(&dirs[i].path, &e.name)[..]) {
                 stack.push(j);
             }
         }

@@ -18,8 +18,8 @@ use std::path::Path;
 
 use roaring::RoaringBitmap;
 
-use crate::fresh::{first_entries, Changes};
-use crate::segment::{Class, Dir, EntryType, Extracted, EXTRACTED};
+use crate::fresh::Changes;
+use crate::segment::{child_path, Class, Dir, EntryType, Extracted, EXTRACTED};
 
 /// A directory to open, and the entries of it to visit.
 #[derive(Debug, Eq, PartialEq)]
@@ -97,27 +97,13 @@ pub fn dirs_under(dirs: &[Dir], sub: &[u8]) -> Option<Vec<usize>> {
     found.iter().any(|&i| dirs[i].path == sub).then_some(found)
 }
 
-fn join(dir: &[u8], name: &[u8]) -> Vec<u8> {
-    let mut p = dir.to_vec();
-    if !p.is_empty() {
-        p.push(b'/');
-    }
-    p.extend_from_slice(name);
-    p
-}
-
 /// The entries of a directory as they are now (name order); None when it
 /// cannot be read (the walk then meets and reports the error).
 fn read_again(path: &Path) -> Option<Vec<(Vec<u8>, EntryType)>> {
     let mut out = Vec::new();
     for entry in std::fs::read_dir(path).ok()? {
         let entry = entry.ok()?;
-        let kind = match entry.file_type() {
-            Ok(t) if t.is_file() => EntryType::File,
-            Ok(t) if t.is_dir() => EntryType::Dir,
-            Ok(t) if t.is_symlink() => EntryType::Symlink,
-            _ => EntryType::Other,
-        };
+        let kind = EntryType::of(entry.file_type().ok());
         out.push((entry.file_name().as_bytes().to_vec(), kind));
     }
     out.sort_by(|a, b| a.0.cmp(&b.0));
@@ -138,7 +124,6 @@ pub fn plan(
 ) -> Option<(Vec<ListedDir>, Counts)> {
     let by_path: HashMap<&[u8], usize> =
         dirs.iter().enumerate().map(|(i, d)| (&d.path[..], i)).collect();
-    let firsts = first_entries(dirs);
     let mut changed_dir = vec![false; dirs.len()];
     for &d in &changes.dirs {
         changed_dir[d] = true;
@@ -198,7 +183,7 @@ pub fn plan(
                         children.push((name.to_vec(), kind, Descent::Walk));
                         continue;
                     };
-                    let id = firsts[i] + j as u32;
+                    let id = dir.first_id + j as u32;
                     let e = &dir.entries[j];
                     // What the search reads of it: its extracted text (when
                     // it extracts and there was text), else its bytes.
@@ -222,7 +207,7 @@ pub fn plan(
                     }
                     children.push((name.to_vec(), kind, Descent::Walk));
                 }
-                EntryType::Dir => match by_path.get(&join(&dir.path, name)[..]) {
+                EntryType::Dir => match by_path.get(&child_path(&dir.path, name)[..]) {
                     Some(&sub) => {
                         if descend {
                             stack.push((sub, depth + 1));

@@ -65,6 +65,8 @@ pub struct FindCommand {
     pub threads: usize,
     /// `--sort` (trawl): depth-first, by name bytes.
     pub sorted: bool,
+    /// `--no-index` (trawl): walk even below a root `trawl index` indexed.
+    pub no_index: bool,
     /// The time the command started (seconds, nanoseconds), for `-mtime` & co.
     pub now: (i64, i64),
     /// `-print` escapes control characters (standard output is a terminal).
@@ -94,6 +96,7 @@ pub fn parse(args: &[Vec<u8>]) -> Result<FindCommand, String> {
         execs: Vec::new(),
         threads: 0,
         sorted: false,
+        no_index: false,
         now: now(),
         escape_names: false,
         cancel: Default::default(),
@@ -109,6 +112,7 @@ pub fn parse(args: &[Vec<u8>]) -> Result<FindCommand, String> {
             b"-L" => cmd.follow = Follow::Always,
             b"-P" => cmd.follow = Follow::Never,
             b"--sort" | b"--sort=path" => cmd.sorted = true,
+            b"--no-index" => cmd.no_index = true,
             b"-j" | b"--threads" => {
                 i += 1;
                 cmd.threads = number(args.get(i), "-j")? as usize;

@@ -131,22 +131,7 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
         print!("{USAGE}");
         return ExitCode::SUCCESS;
     }
-    let mut args: Vec<Vec<u8>> = args.into_iter().map(OsStringExt::into_vec).collect();
-    // --no-index among the options before the starting points.
-    let options = args
-        .iter()
-        .position(|a| {
-            !matches!(&a[..], b"-H" | b"-L" | b"-P" | b"--sort" | b"--no-index" | b"-j")
-                && !a.iter().all(u8::is_ascii_digit)
-        })
-        .unwrap_or(args.len());
-    let no_index = args[..options].iter().any(|a| a == b"--no-index");
-    args = args
-        .into_iter()
-        .enumerate()
-        .filter(|(i, a)| *i >= options || a != b"--no-index")
-        .map(|(_, a)| a)
-        .collect();
+    let args: Vec<Vec<u8>> = args.into_iter().map(OsStringExt::into_vec).collect();
     let mut cmd = match trawl_select::parse(&args) {
         Ok(c) => c,
         Err(msg) => {
@@ -184,7 +169,7 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
     // An index serves a walk that looks at each entry once, in any order,
     // never following links below the starting points, with nothing
     // pruned.
-    let indexed = !no_index
+    let indexed = !cmd.no_index
         && cmd.follow != Follow::Always
         && !cmd.sorted
         && !cmd.depth_first

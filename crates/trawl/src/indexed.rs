@@ -36,10 +36,7 @@ impl IndexUse {
         query: impl FnOnce() -> Query,
         extraction: impl FnOnce() -> Option<Vec<u8>>,
     ) -> Option<IndexUse> {
-        let cache = trawl_extract::cache::default_dir()?;
-        if !cache.join("index").is_dir() {
-            return None;
-        }
+        let cache = index_cache()?;
         let (query, extraction) = (query(), extraction());
         Some(IndexUse { cache, query, extraction, counts: Mutex::new(None) })
     }
@@ -58,6 +55,12 @@ impl IndexUse {
         sum.dirs_reread += c.dirs_reread;
         sum.dirs_walked += c.dirs_walked;
     }
+}
+
+/// `$XDG_CACHE_HOME/trawl`, when an index lives there.
+fn index_cache() -> Option<PathBuf> {
+    let cache = trawl_extract::cache::default_dir()?;
+    cache.join("index").is_dir().then_some(cache)
 }
 
 /// The nearest indexed root at or above the directory `canonical`, with
@@ -138,10 +141,7 @@ pub fn add_find_root(
     (max_depth, threads): (Option<usize>, usize),
     report: &dyn Fn(&[u8]),
 ) -> bool {
-    let Some(cache) = trawl_extract::cache::default_dir() else { return false };
-    if !cache.join("index").is_dir() {
-        return false;
-    }
+    let Some(cache) = index_cache() else { return false };
     let Some(o) = open(&cache, path, report) else { return false };
     let root = o.store.root();
     let changes =
@@ -178,10 +178,12 @@ pub fn add_operand(
     // holds: every file is read (the walk is still skipped).
     let extracting = use_.extraction.is_some();
     let foreign = extracting && use_.extraction.as_deref() != Some(segment.extraction());
-    let candidates = match trawl_index::query::candidates(&use_.query, &segment) {
-        Ok(_) if foreign => None,
-        Ok(c) => c,
-        Err(e) => return refused(&e),
+    let candidates = match foreign {
+        true => None,
+        false => match trawl_index::query::candidates(&use_.query, &segment) {
+            Ok(c) => c,
+            Err(e) => return refused(&e),
+        },
     };
     let threads = match cfg.threads {
         0 => std::thread::available_parallelism().map_or(2, |n| n.get()),
