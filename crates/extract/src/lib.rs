@@ -257,6 +257,12 @@ impl Extractor {
         sig
     }
 
+    /// Whether an extraction whose [`Extractor::signature`] is `sig` read
+    /// documents (not only compressed files and archives).
+    pub fn signature_reads_documents(sig: &[u8]) -> bool {
+        sig.starts_with(b"documents=true ")
+    }
+
     /// The kind of `name` (a file or member) with first bytes `head`, as
     /// this extractor reads it: documents only when they are read as text,
     /// a configured extractor's files as [`Kind::Configured`].

@@ -242,7 +242,7 @@ fn build_one(store: &Store, shown: &Path, full: bool, (texts, cancel): (Texts, &
     let documents = match texts {
         Texts::Kept => old.as_ref().and_then(|(s, _)| {
             let sig = s.extraction();
-            (!sig.is_empty()).then(|| sig.starts_with(b"documents=true"))
+            (!sig.is_empty()).then(|| trawl_extract::Extractor::signature_reads_documents(sig))
         }),
         Texts::Zip => Some(false),
         Texts::Docs => Some(true),
