@@ -37,7 +37,7 @@ pub struct Progress {
 /// gram's entries; and what could not be read (reported by the caller).
 pub struct Built {
     /// Directories, their entries numbered consecutively from 0.
-    pub dirs: Vec<Dir>,
+    pub dirs: Vec<Dir<'static>>,
     /// Each gram's entries, by growing gram, merged from the spilled runs
     /// as they are read.
     pub postings: Merge,
@@ -79,7 +79,7 @@ struct Shared<'a> {
     queue: Mutex<(Vec<PathBuf>, usize)>,
     wake: Condvar,
     next_id: AtomicU32,
-    dirs: Mutex<Vec<(u32, Dir)>>,
+    dirs: Mutex<Vec<(u32, Dir<'static>)>>,
     errors: Mutex<Vec<(PathBuf, io::Error)>>,
     /// Each thread's spilled runs, once it is done.
     runs: Mutex<Vec<RunWriter>>,
@@ -264,7 +264,7 @@ fn read_dir(
         let id = first + i as u32;
         let child = path.join(std::ffi::OsStr::from_bytes(&name));
         let mut entry = Entry {
-            name,
+            name: name.into(),
             kind,
             key: StatKey::default(),
             class: Class::Unknown,
@@ -289,7 +289,8 @@ fn read_dir(
         entries.push(entry);
     }
     shared.progress.dirs.fetch_add(1, Ordering::Relaxed);
-    let dir = Dir { path: rel.as_os_str().as_bytes().to_vec(), stamp, first_id: first, entries };
+    let dir =
+        Dir { path: rel.as_os_str().as_bytes().to_vec().into(), stamp, first_id: first, entries };
     shared.dirs.lock().unwrap_or_else(|p| p.into_inner()).push((first, dir));
     subdirs
 }

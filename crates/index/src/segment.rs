@@ -21,6 +21,7 @@
 //! gram's postings: offset, length, checksum, sorted by gram) and
 //! `POSTINGS` (roaring bitmaps of entry numbers).
 
+use std::borrow::Cow;
 use std::fs::File;
 use std::io::{self, Write};
 
@@ -30,7 +31,7 @@ use roaring::RoaringBitmap;
 pub const MAGIC: &[u8; 8] = b"TRAWLIX\x01";
 /// Bumped whenever the layout or the meaning of a field changes: an index
 /// of another version is rebuilt, not misread.
-pub const VERSION: u32 = 6;
+pub const VERSION: u32 = 7;
 
 const TAG_META: u32 = 1;
 const TAG_DIRS: u32 = 2;
@@ -38,7 +39,8 @@ const TAG_ENTRIES: u32 = 3;
 const TAG_NAMES: u32 = 4;
 const TAG_GRAMS: u32 = 5;
 const TAG_POSTINGS: u32 = 6;
-const SECTIONS: usize = 6;
+const TAG_FENCES: u32 = 7;
+const SECTIONS: usize = 7;
 const HEADER: usize = 16 + SECTIONS * 32;
 
 /// A file changed twice within one tick of the file system's clock keeps
@@ -52,6 +54,12 @@ pub const RACY_MARGIN_NS: i64 = 1_000_000_000;
 const DIR_SIZE: usize = 56;
 const ENTRY_SIZE: usize = 48;
 const GRAM_SIZE: usize = 20;
+/// The gram table is checked in blocks of this many rows, as a search
+/// reaches them (a big corpus's table is hundreds of megabytes: checking
+/// it whole would cost each search more than its answer). The fences, a
+/// row per block (its first gram and its checksum), are checked whole.
+const BLOCK_ROWS: usize = 1024;
+const FENCE_SIZE: usize = 8;
 
 /// A time in nanoseconds since the epoch, from stat's seconds and
 /// nanoseconds (the one form stamps and keys are kept and compared in).
@@ -148,12 +156,18 @@ impl EntryType {
 /// `dir` ("" for the root).
 pub fn child_path(dir: &[u8], name: &[u8]) -> Vec<u8> {
     let mut p = Vec::with_capacity(dir.len() + 1 + name.len());
-    p.extend_from_slice(dir);
-    if !p.is_empty() {
-        p.push(b'/');
-    }
-    p.extend_from_slice(name);
+    child_path_into(&mut p, dir, name);
     p
+}
+
+/// [`child_path`] into `out` (cleared first).
+pub fn child_path_into(out: &mut Vec<u8>, dir: &[u8], name: &[u8]) {
+    out.clear();
+    out.extend_from_slice(dir);
+    if !out.is_empty() {
+        out.push(b'/');
+    }
+    out.extend_from_slice(name);
 }
 
 /// What a regular file's bytes were found to be.
@@ -183,9 +197,9 @@ pub fn looks_random(distinct: usize, bytes: u64) -> bool {
 
 /// An entry of a directory.
 #[derive(Clone, Debug, Eq, PartialEq)]
-pub struct Entry {
-    /// Its name in its directory.
-    pub name: Vec<u8>,
+pub struct Entry<'a> {
+    /// Its name in its directory (borrowed from a segment when read).
+    pub name: Cow<'a, [u8]>,
     /// Its type.
     pub kind: EntryType,
     /// Its stat key (regular files).
@@ -220,15 +234,15 @@ pub enum Extracted {
 
 /// A directory and its entries.
 #[derive(Clone, Debug, Eq, PartialEq)]
-pub struct Dir {
-    /// Its path, as the walk gave it.
-    pub path: Vec<u8>,
+pub struct Dir<'a> {
+    /// Its path, as the walk gave it (borrowed from a segment when read).
+    pub path: Cow<'a, [u8]>,
     /// Its stamps.
     pub stamp: Stamp,
     /// The number of its first entry (the others follow).
     pub first_id: u32,
     /// Its entries, in name order.
-    pub entries: Vec<Entry>,
+    pub entries: Vec<Entry<'a>>,
 }
 
 fn type_code(t: EntryType) -> u8 {
@@ -364,10 +378,19 @@ pub fn write<'a>(
         gram_bytes.extend_from_slice(&crc.to_le_bytes());
         offset += bytes.len() as u64;
     }
-    // The postings are checked gram by gram.
+    // The postings are checked gram by gram, the gram table block by
+    // block (against the fences).
     table[TAG_POSTINGS as usize - 1] = (postings_at, offset - postings_at, 0);
     w.write_all(&gram_bytes)?;
-    table[TAG_GRAMS as usize - 1] = (offset, gram_bytes.len() as u64, crc32fast::hash(&gram_bytes));
+    table[TAG_GRAMS as usize - 1] = (offset, gram_bytes.len() as u64, 0);
+    offset += gram_bytes.len() as u64;
+    let mut fences = Vec::with_capacity(gram_bytes.len() / (BLOCK_ROWS * GRAM_SIZE) * 8 + 8);
+    for block in gram_bytes.chunks(BLOCK_ROWS * GRAM_SIZE) {
+        fences.extend_from_slice(&block[..4]);
+        fences.extend_from_slice(&crc32fast::hash(block).to_le_bytes());
+    }
+    w.write_all(&fences)?;
+    table[TAG_FENCES as usize - 1] = (offset, fences.len() as u64, crc32fast::hash(&fences));
     let mut header = Vec::with_capacity(HEADER);
     header.extend_from_slice(MAGIC);
     header.extend_from_slice(&VERSION.to_le_bytes());
@@ -462,7 +485,8 @@ impl Segment {
                 return Err(Refused::Corrupt("section table"));
             }
             let (off, len) = (off as usize, len as usize);
-            if tag != TAG_POSTINGS && crc32fast::hash(&map[off..off + len]) != crc {
+            let checked_later = tag == TAG_POSTINGS || tag == TAG_GRAMS;
+            if !checked_later && crc32fast::hash(&map[off..off + len]) != crc {
                 return Err(Refused::Corrupt("checksum"));
             }
             *s = (off, len);
@@ -474,6 +498,8 @@ impl Segment {
             || !seg.section(TAG_DIRS).len().is_multiple_of(DIR_SIZE)
             || !seg.section(TAG_ENTRIES).len().is_multiple_of(ENTRY_SIZE)
             || !seg.section(TAG_GRAMS).len().is_multiple_of(GRAM_SIZE)
+            || seg.section(TAG_FENCES).len()
+                != (seg.section(TAG_GRAMS).len() / GRAM_SIZE).div_ceil(BLOCK_ROWS) * FENCE_SIZE
         {
             return Err(Refused::Corrupt("section size"));
         }
@@ -521,13 +547,13 @@ impl Segment {
     }
 
     /// Every directory with its entries, in the order written.
-    pub fn dirs(&self) -> Result<Vec<Dir>, Refused> {
+    pub fn dirs(&self) -> Result<Vec<Dir<'_>>, Refused> {
         let dirs = self.section(TAG_DIRS);
         let entries = self.section(TAG_ENTRIES);
         let n_entries = entries.len() / ENTRY_SIZE;
         let mut out = Vec::with_capacity(dirs.len() / DIR_SIZE);
         for d in dirs.chunks_exact(DIR_SIZE) {
-            let path = self.name(u64_at(d, 0), u32_at(d, 8))?.to_vec();
+            let path = Cow::Borrowed(self.name(u64_at(d, 0), u32_at(d, 8))?);
             let (first, n) = (u32_at(d, 12) as usize, u32_at(d, 16) as usize);
             if first.checked_add(n).is_none_or(|end| end > n_entries) {
                 return Err(Refused::Corrupt("entry range"));
@@ -546,7 +572,7 @@ impl Segment {
             for e in entries[first * ENTRY_SIZE..(first + n) * ENTRY_SIZE].chunks_exact(ENTRY_SIZE)
             {
                 list.push(Entry {
-                    name: self.name(u64_at(e, 0), u32_at(e, 8))?.to_vec(),
+                    name: Cow::Borrowed(self.name(u64_at(e, 0), u32_at(e, 8))?),
                     kind: type_of(e[12]).ok_or(Refused::Corrupt("entry type"))?,
                     class: class_of(e[13]).ok_or(Refused::Corrupt("entry class"))?,
                     extracted: match e[14] {
@@ -569,9 +595,34 @@ impl Segment {
         Ok(out)
     }
 
-    /// The row of `gram` in the gram table, if any.
-    fn gram_row(&self, gram: u32) -> Option<&[u8]> {
+    /// The `i`th block of the gram table, checked against its fence.
+    fn gram_block(&self, i: usize) -> Result<&[u8], Refused> {
         let grams = self.section(TAG_GRAMS);
+        let start = i * BLOCK_ROWS * GRAM_SIZE;
+        let block = &grams[start..grams.len().min(start + BLOCK_ROWS * GRAM_SIZE)];
+        let fence = &self.section(TAG_FENCES)[i * FENCE_SIZE..(i + 1) * FENCE_SIZE];
+        match crc32fast::hash(block) == u32_at(fence, 4) && block[..4] == fence[..4] {
+            true => Ok(block),
+            false => Err(Refused::Corrupt("gram table checksum")),
+        }
+    }
+
+    /// The row of `gram` in the gram table, if any: the block it would be
+    /// in is found by the fences, checked, then searched.
+    fn gram_row(&self, gram: u32) -> Result<Option<&[u8]>, Refused> {
+        let fences = self.section(TAG_FENCES);
+        let blocks = fences.len() / FENCE_SIZE;
+        // The last block whose first gram is at most `gram`.
+        let (mut lo, mut hi) = (0, blocks);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            match u32_at(fences, mid * FENCE_SIZE) <= gram {
+                true => lo = mid + 1,
+                false => hi = mid,
+            }
+        }
+        let Some(block) = lo.checked_sub(1) else { return Ok(None) };
+        let grams = self.gram_block(block)?;
         let (mut lo, mut hi) = (0, grams.len() / GRAM_SIZE);
         while lo < hi {
             let mid = (lo + hi) / 2;
@@ -579,23 +630,24 @@ impl Segment {
                 std::cmp::Ordering::Less => lo = mid + 1,
                 std::cmp::Ordering::Greater => hi = mid,
                 std::cmp::Ordering::Equal => {
-                    return Some(&grams[mid * GRAM_SIZE..(mid + 1) * GRAM_SIZE])
+                    return Ok(Some(&grams[mid * GRAM_SIZE..(mid + 1) * GRAM_SIZE]))
                 }
             }
         }
-        None
+        Ok(None)
     }
 
     /// The size of `gram`'s postings in bytes (0 when no entry holds it):
-    /// rare grams first makes an intersection cheap.
+    /// rare grams first makes an intersection cheap (0 too for a damaged
+    /// row, which [`Segment::postings`] then refuses).
     pub fn postings_size(&self, gram: u32) -> u64 {
-        self.gram_row(gram).map_or(0, |g| u64::from(u32_at(g, 12)))
+        self.gram_row(gram).ok().flatten().map_or(0, |g| u64::from(u32_at(g, 12)))
     }
 
     /// The entries holding `gram` (checked against its checksum); None
     /// when no entry does.
     pub fn postings(&self, gram: u32) -> Result<Option<RoaringBitmap>, Refused> {
-        let Some(g) = self.gram_row(gram) else { return Ok(None) };
+        let Some(g) = self.gram_row(gram)? else { return Ok(None) };
         let (bytes, _) = self.checked_postings(g)?;
         RoaringBitmap::deserialize_from(bytes).map(Some).map_err(|_| Refused::Corrupt("postings"))
     }
@@ -619,9 +671,16 @@ impl Segment {
     /// Every gram (growing) with its serialized postings, checked, and
     /// their checksum.
     pub fn all_postings(&self) -> impl Iterator<Item = Result<(u32, &[u8], u32), Refused>> {
-        self.section(TAG_GRAMS).chunks_exact(GRAM_SIZE).map(|row| {
-            let (bytes, crc) = self.checked_postings(row)?;
-            Ok((u32_at(row, 0), bytes, crc))
+        let blocks = self.section(TAG_FENCES).len() / FENCE_SIZE;
+        (0..blocks).flat_map(move |i| {
+            let rows: Box<dyn Iterator<Item = _>> = match self.gram_block(i) {
+                Ok(block) => Box::new(block.chunks_exact(GRAM_SIZE).map(|row| {
+                    let (bytes, crc) = self.checked_postings(row)?;
+                    Ok((u32_at(row, 0), bytes, crc))
+                })),
+                Err(e) => Box::new(std::iter::once(Err(e))),
+            };
+            rows
         })
     }
 }
@@ -631,9 +690,9 @@ mod tests {
     use super::*;
     use std::io::{Seek, SeekFrom};
 
-    fn sample() -> (Vec<Dir>, Vec<(u32, RoaringBitmap)>) {
+    fn sample() -> (Vec<Dir<'static>>, Vec<(u32, RoaringBitmap)>) {
         let entry = |name: &str, kind, class, size| Entry {
-            name: name.as_bytes().to_vec(),
+            name: name.as_bytes().to_vec().into(),
             kind,
             key: StatKey { ino: size + 100, size, mtime_ns: -5, ctime_ns: 7 },
             extracted: if size == 20 { Extracted::Failed } else { Extracted::Nothing },
@@ -641,7 +700,7 @@ mod tests {
         };
         let dirs = vec![
             Dir {
-                path: b"root".to_vec(),
+                path: b"root".to_vec().into(),
                 stamp: Stamp { dev: 1, ino: 2, mtime_ns: 3, ctime_ns: 4 },
                 first_id: 0,
                 entries: vec![
@@ -650,7 +709,7 @@ mod tests {
                 ],
             },
             Dir {
-                path: b"root/sub".to_vec(),
+                path: b"root/sub".to_vec().into(),
                 stamp: Stamp { dev: 1, ino: 9, mtime_ns: 8, ctime_ns: 7 },
                 // An updated directory: its block after a dead one.
                 first_id: 5,
@@ -725,6 +784,41 @@ mod tests {
         let mut t = tempfile::tempfile().unwrap();
         t.write_all(&good[..good.len() - 3]).unwrap();
         assert!(Segment::open(&t).is_err());
+    }
+
+    #[test]
+    fn grams_are_found_across_the_blocks_of_a_big_table_and_a_damaged_block_is_refused() {
+        // Grams 10, 20, ... over three and a half blocks.
+        let n = BLOCK_ROWS as u32 * 7 / 2;
+        let grams = (1..=n).map(|i| i * 10);
+        let postings = grams.map(|g| Ok((g, Posting::Bitmap(RoaringBitmap::from([g % 9])))));
+        let mut f = tempfile::tempfile().unwrap();
+        write(&mut f, b"/r", (0, 9), b"", &sample().0, postings).unwrap();
+        let seg = Segment::open(&f).unwrap();
+        for g in
+            [0, 5, 10, 15, 10 * BLOCK_ROWS as u32, 10 * BLOCK_ROWS as u32 + 10, n * 10, n * 10 + 1]
+        {
+            let want =
+                (g % 10 == 0 && (10..=n * 10).contains(&g)).then(|| RoaringBitmap::from([g % 9]));
+            assert_eq!(seg.postings(g).unwrap(), want, "gram {g}");
+        }
+        for g in (1..=n).map(|i| i * 10) {
+            assert_eq!(seg.postings(g).unwrap(), Some(RoaringBitmap::from([g % 9])), "gram {g}");
+        }
+        assert_eq!(seg.all_postings().count(), n as usize);
+        // A byte of the third block flipped: that block is refused when
+        // reached, the others still answer.
+        let table = seg.sections[TAG_GRAMS as usize - 1].0;
+        let at = table + (2 * BLOCK_ROWS + 5) * GRAM_SIZE + 1;
+        use std::os::unix::fs::FileExt;
+        let mut byte = [0];
+        f.read_exact_at(&mut byte, at as u64).unwrap();
+        f.write_all_at(&[byte[0] ^ 1], at as u64).unwrap();
+        let seg = Segment::open(&f).unwrap();
+        let third = 10 * (2 * BLOCK_ROWS as u32 + 7);
+        assert!(matches!(seg.postings(third), Err(Refused::Corrupt(_))));
+        assert_eq!(seg.postings(10).unwrap(), Some(RoaringBitmap::from([10 % 9])));
+        assert!(seg.all_postings().any(|r| r.is_err()));
     }
 
     #[test]

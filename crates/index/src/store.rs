@@ -227,9 +227,9 @@ mod tests {
         store.publish(|f| segment::write(f, &root, (0, 0), b"", dirs, std::iter::empty())).unwrap()
     }
 
-    fn dir(name: &str) -> segment::Dir {
+    fn dir(name: &str) -> segment::Dir<'static> {
         segment::Dir {
-            path: name.as_bytes().to_vec(),
+            path: name.as_bytes().to_vec().into(),
             stamp: Default::default(),
             first_id: 0,
             entries: vec![],

@@ -36,7 +36,7 @@ pub enum Outcome<'s> {
 /// index's bytes).
 pub struct Updated<'s> {
     /// The directories, each with its entries.
-    pub dirs: Vec<Dir>,
+    pub dirs: Vec<Dir<'s>>,
     /// Every gram's postings, by growing gram.
     pub postings: Postings<'s>,
     /// Paths that could not be read, and why.
@@ -108,7 +108,7 @@ pub fn update<'s>(
     if dead > live / 4 {
         return Ok(Outcome::Rebuild);
     }
-    let known: HashSet<Vec<u8>> = old_dirs.iter().map(|d| d.path.clone()).collect();
+    let known: HashSet<Vec<u8>> = old_dirs.iter().map(|d| d.path.to_vec()).collect();
     // Directories gone since are not read (their parents no longer list them).
     let start: Vec<PathBuf> = old_dirs
         .iter()

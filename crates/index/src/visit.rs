@@ -13,13 +13,14 @@
 //! judge). Unchanged files that cannot match are passed over unopened.
 
 use std::collections::HashMap;
+use std::ffi::CString;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
 use roaring::RoaringBitmap;
 
 use crate::fresh::Changes;
-use crate::segment::{child_path, Class, Dir, EntryType, Extracted, EXTRACTED};
+use crate::segment::{child_path_into, Class, Dir, EntryType, Extracted, EXTRACTED};
 
 /// A directory to open, and the entries of it to visit.
 #[derive(Debug, Eq, PartialEq)]
@@ -30,7 +31,7 @@ pub struct ListedDir {
     pub depth: usize,
     /// The entries to visit: name, type (Other: the walk stats it) and,
     /// for a directory, whether its entries are listed too.
-    pub children: Vec<(Vec<u8>, EntryType, Descent)>,
+    pub children: Vec<(CString, EntryType, Descent)>,
 }
 
 /// Whether a directory among the entries to visit is listed too.
@@ -79,8 +80,22 @@ pub struct Scope<'a> {
     /// the extraction whose text the index holds: a file with extracted
     /// text may match by it, one whose extraction failed is always read.
     pub extracting: bool,
+    /// What the search does with a file whose bytes are binary.
+    pub binary_files: BinaryFiles,
     /// Which entries are visited.
     pub visits: Visits,
+}
+
+/// What a search does with a file whose bytes are binary.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum BinaryFiles {
+    /// Searches it (grep's default, and `-a`).
+    Searched,
+    /// Skips it, printing nothing (`-I` when files without a match print
+    /// nothing): an unchanged file the index found binary ([`Class::Binary`]:
+    /// a NUL in its first 256 KiB, the search's first read, whose NUL makes
+    /// `-I` skip the file before any line is printed) is passed over.
+    Skipped,
 }
 
 /// Whether `path` is `dir` or below it (by whole components).
@@ -137,6 +152,7 @@ pub fn plan(
     let mut counts = Counts::default();
     let mut out = Vec::new();
     let mut stack = vec![(start, 0usize)];
+    let mut child = Vec::new();
     while let Some((i, depth)) = stack.pop() {
         let dir = &dirs[i];
         let rel = below(&dir.path);
@@ -152,13 +168,17 @@ pub fn plan(
             continue;
         }
         let descend = scope.max_depth.is_none_or(|m| depth + 1 < m);
+        // The entries as they are now, each with its place among the
+        // indexed ones (None: not indexed).
         let now: Vec<(Vec<u8>, EntryType)>;
-        let entries: Vec<(&[u8], EntryType)> = if changed_dir[i] {
+        let entries: Vec<(&[u8], EntryType, Option<usize>)> = if changed_dir[i] {
             counts.dirs_reread += 1;
             match read_again(&root.join(std::ffi::OsStr::from_bytes(&dir.path))) {
                 Some(list) => {
                     now = list;
-                    now.iter().map(|(n, t)| (&n[..], *t)).collect()
+                    let indexed =
+                        |name: &[u8]| dir.entries.binary_search_by(|e| e.name[..].cmp(name)).ok();
+                    now.iter().map(|(n, t)| (&n[..], *t, indexed(n))).collect()
                 }
                 None => {
                     // The walk opens it and reports why it cannot.
@@ -167,20 +187,16 @@ pub fn plan(
                 }
             }
         } else {
-            dir.entries.iter().map(|e| (&e.name[..], e.kind)).collect()
+            dir.entries.iter().enumerate().map(|(j, e)| (&e.name[..], e.kind, Some(j))).collect()
         };
         let mut children = Vec::new();
-        for (name, kind) in entries {
+        for (name, kind, indexed) in entries {
             match kind {
                 EntryType::File => {
-                    let indexed = dir
-                        .entries
-                        .binary_search_by(|e| e.name[..].cmp(name))
-                        .ok()
-                        .filter(|&j| dir.entries[j].kind == EntryType::File);
+                    let indexed = indexed.filter(|&j| dir.entries[j].kind == EntryType::File);
                     let Some(j) = indexed else {
                         counts.changed += 1;
-                        children.push((name.to_vec(), kind, Descent::Walk));
+                        push(&mut children, name, kind, Descent::Walk);
                         continue;
                     };
                     let id = dir.first_id + j as u32;
@@ -192,6 +208,11 @@ pub fn plan(
                             candidates.is_none_or(|c| c.contains(id | EXTRACTED))
                         }
                         (true, Extracted::Failed | Extracted::Unindexed) => true,
+                        _ if e.class == Class::Binary
+                            && scope.binary_files == BinaryFiles::Skipped =>
+                        {
+                            false
+                        }
                         _ => {
                             matches!(e.class, Class::Unreadable | Class::Unindexed)
                                 || candidates.is_none_or(|c| c.contains(id))
@@ -205,25 +226,28 @@ pub fn plan(
                         counts.skipped += 1;
                         continue;
                     }
-                    children.push((name.to_vec(), kind, Descent::Walk));
+                    push(&mut children, name, kind, Descent::Walk);
                 }
-                EntryType::Dir => match by_path.get(&child_path(&dir.path, name)[..]) {
-                    Some(&sub) => {
-                        if descend {
-                            stack.push((sub, depth + 1));
+                EntryType::Dir => {
+                    child_path_into(&mut child, &dir.path, name);
+                    match by_path.get(&child[..]) {
+                        Some(&sub) => {
+                            if descend {
+                                stack.push((sub, depth + 1));
+                            }
+                            if scope.visits == Visits::Everything {
+                                let descent = if descend { Descent::Listed } else { Descent::Walk };
+                                push(&mut children, name, kind, descent);
+                            }
                         }
-                        if scope.visits == Visits::Everything {
-                            let descent = if descend { Descent::Listed } else { Descent::Walk };
-                            children.push((name.to_vec(), kind, descent));
+                        None => {
+                            counts.dirs_walked += 1;
+                            push(&mut children, name, kind, Descent::Walk);
                         }
                     }
-                    None => {
-                        counts.dirs_walked += 1;
-                        children.push((name.to_vec(), kind, Descent::Walk));
-                    }
-                },
+                }
                 EntryType::Symlink | EntryType::Other => {
-                    children.push((name.to_vec(), kind, Descent::Walk))
+                    push(&mut children, name, kind, Descent::Walk)
                 }
             }
         }
@@ -233,4 +257,15 @@ pub fn plan(
         }
     }
     Some((out, counts))
+}
+
+/// Adds an entry to visit, its name as the walk takes it, made in one
+/// allocation (a name read from a directory holds no NUL; one that did
+/// could not be visited, and is left out).
+fn push(children: &mut Vec<(CString, EntryType, Descent)>, name: &[u8], t: EntryType, d: Descent) {
+    let mut v = Vec::with_capacity(name.len() + 1);
+    v.extend_from_slice(name);
+    if let Ok(name) = CString::new(v) {
+        children.push((name, t, d));
+    }
 }

@@ -6,6 +6,7 @@ use std::os::unix::ffi::{OsStrExt, OsStringExt};
 
 use clap::ArgMatches;
 use globset::{Candidate, GlobBuilder, GlobMatcher, GlobSet, GlobSetBuilder};
+use trawl_index::visit::BinaryFiles;
 use trawl_matcher::{AnyMatcher, Engine, LineTerminator, MatcherBuilder, Syntax};
 use trawl_printer::{Colors, OutputMode, PrinterConfig};
 use trawl_search::{BinaryMode, Cancel, MmapChoice, SearcherConfig};
@@ -441,7 +442,14 @@ impl Config {
                 .then(|| {
                     let every = matches!(mode, OutputMode::Count | OutputMode::FilesWithoutMatch);
                     let extraction = || extract.as_ref().map(trawl_extract::Extractor::signature);
-                    crate::indexed::IndexUse::find(|| index_query(invert || every), extraction)
+                    // -I: a file the index found binary prints nothing,
+                    // unless non-matching files are printed too.
+                    let binary_files = match binary == BinaryMode::SkipFile && !every {
+                        true => BinaryFiles::Skipped,
+                        false => BinaryFiles::Searched,
+                    };
+                    let query = || index_query(invert || every);
+                    crate::indexed::IndexUse::find(query, extraction, binary_files)
                 })
                 .flatten();
         Ok(Config {

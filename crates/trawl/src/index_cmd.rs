@@ -124,19 +124,19 @@ fn status(cache: &Path) -> ExitCode {
 
 /// Checks the index of `shown` against the tree, and says what changed.
 fn freshness(store: &Store, shown: &Path) -> bool {
-    let mut racy_after = 0;
-    let dirs = match store.current() {
-        Ok(Some((segment, _))) => {
-            racy_after = segment.racy_after();
-            segment.dirs()
-        }
+    let segment = match store.current() {
+        Ok(Some((segment, _))) => segment,
         Ok(None) => {
             eprintln!("trawl: {}: no index", shown.display());
             return false;
         }
-        Err(e) => Err(e),
+        Err(e) => {
+            eprintln!("trawl: index of {}: {e}", shown.display());
+            return false;
+        }
     };
-    let dirs = match dirs {
+    let racy_after = segment.racy_after();
+    let dirs = match segment.dirs() {
         Ok(d) => d,
         Err(e) => {
             eprintln!("trawl: index of {}: {e}", shown.display());

@@ -11,7 +11,7 @@ use std::sync::Mutex;
 
 use trawl_index::segment::{Dir, EntryType, Segment};
 use trawl_index::store::Store;
-use trawl_index::visit::{self, Counts, Scope, Visits};
+use trawl_index::visit::{self, BinaryFiles, Counts, Scope, Visits};
 use trawl_index::Query;
 use trawl_walk::{Descent, FileType, Itself, ListedDir, Opening, WalkBuilder};
 
@@ -25,6 +25,8 @@ pub struct IndexUse {
     query: Query,
     /// The signature of the search's extraction, when it extracts.
     extraction: Option<Vec<u8>>,
+    /// What the search does with a binary file (`-I`).
+    binary_files: BinaryFiles,
     /// How the served operands' files were decided, summed.
     counts: Mutex<Option<Counts>>,
 }
@@ -35,10 +37,11 @@ impl IndexUse {
     pub fn find(
         query: impl FnOnce() -> Query,
         extraction: impl FnOnce() -> Option<Vec<u8>>,
+        binary_files: BinaryFiles,
     ) -> Option<IndexUse> {
         let cache = index_cache()?;
         let (query, extraction) = (query(), extraction());
-        Some(IndexUse { cache, query, extraction, counts: Mutex::new(None) })
+        Some(IndexUse { cache, query, extraction, binary_files, counts: Mutex::new(None) })
     }
 
     /// The counts of the operands the index served (None: it served none).
@@ -88,11 +91,24 @@ fn joined(dir: &[u8], rel: &[u8]) -> Vec<u8> {
 struct Opened {
     store: Store,
     segment: Segment,
-    dirs: Vec<Dir>,
     /// The operand's directory below the index's root.
     sub: Vec<u8>,
-    /// The index's directories at or below it.
-    wanted: Vec<usize>,
+}
+
+impl Opened {
+    /// The index's directories, with the numbers of those at or below the
+    /// operand; a damaged index is reported and not used.
+    fn dirs(&self, report: &dyn Fn(&[u8])) -> Option<(Vec<Dir<'_>>, Vec<usize>)> {
+        let dirs = match self.segment.dirs() {
+            Ok(d) => d,
+            Err(e) => {
+                report_refused(&self.store, &e, report);
+                return None;
+            }
+        };
+        let wanted = visit::dirs_under(&dirs, &self.sub)?;
+        Some((dirs, wanted))
+    }
 }
 
 fn report_refused(store: &Store, e: &dyn std::fmt::Display, report: &dyn Fn(&[u8])) {
@@ -117,17 +133,9 @@ fn open(cache: &Path, path: &[u8], report: &dyn Fn(&[u8])) -> Option<Opened> {
             return None;
         }
     };
-    let dirs = match segment.dirs() {
-        Ok(d) => d,
-        Err(e) => {
-            refused(&e);
-            return None;
-        }
-    };
     let sub = canonical.strip_prefix(store.root()).unwrap_or(Path::new(""));
     let sub = sub.as_os_str().as_bytes().to_vec();
-    let wanted = visit::dirs_under(&dirs, &sub)?;
-    Some(Opened { store, segment, dirs, sub, wanted })
+    Some(Opened { store, segment, sub })
 }
 
 /// `trawl find`: hands `walk` every entry an index lists below the
@@ -143,11 +151,18 @@ pub fn add_find_root(
 ) -> bool {
     let Some(cache) = index_cache() else { return false };
     let Some(o) = open(&cache, path, report) else { return false };
+    let Some((dirs, wanted)) = o.dirs(report) else { return false };
     let root = o.store.root();
     let changes =
-        trawl_index::fresh::check_dirs(root, &o.dirs, &o.wanted, o.segment.racy_after(), threads);
-    let scope = Scope { sub: &o.sub, max_depth, extracting: false, visits: Visits::Everything };
-    let Some((listed, _)) = visit::plan(root, &o.dirs, &changes, None, scope, &mut |_| true) else {
+        trawl_index::fresh::check_dirs(root, &dirs, &wanted, o.segment.racy_after(), threads);
+    let scope = Scope {
+        sub: &o.sub,
+        max_depth,
+        extracting: false,
+        binary_files: BinaryFiles::Searched,
+        visits: Visits::Everything,
+    };
+    let Some((listed, _)) = visit::plan(root, &dirs, &changes, None, scope, &mut |_| true) else {
         return false;
     };
     add_listed(walk, listed, (path, path), (Opening::WhenNeeded, Itself::Visited));
@@ -165,12 +180,12 @@ pub fn add_operand(
     display: &[u8],
     report: &dyn Fn(&[u8]),
 ) -> bool {
-    let Some(Opened { store, segment, dirs, sub, wanted }) = open(&use_.cache, path, report) else {
-        return false;
-    };
+    let Some(o) = open(&use_.cache, path, report) else { return false };
+    let Some((dirs, wanted)) = o.dirs(report) else { return false };
+    let Opened { store, segment, sub } = &o;
     let sub = &sub[..];
     let refused = |e: &dyn std::fmt::Display| {
-        report_refused(&store, e, report);
+        report_refused(store, e, report);
         false
     };
     // A search that extracts with another extraction than the index's
@@ -180,7 +195,7 @@ pub fn add_operand(
     let foreign = extracting && use_.extraction.as_deref() != Some(segment.extraction());
     let candidates = match foreign {
         true => None,
-        false => match trawl_index::query::candidates(&use_.query, &segment) {
+        false => match trawl_index::query::candidates(&use_.query, segment) {
             Ok(c) => c,
             Err(e) => return refused(&e),
         },
@@ -195,7 +210,13 @@ pub fn add_operand(
         let shown = joined(display, rel);
         cfg.filter.dir_ok(if shown.is_empty() { b"." } else { &shown })
     };
-    let scope = Scope { sub, max_depth: cfg.max_depth, extracting, visits: Visits::Candidates };
+    let scope = Scope {
+        sub,
+        max_depth: cfg.max_depth,
+        extracting,
+        binary_files: use_.binary_files,
+        visits: Visits::Candidates,
+    };
     let planned =
         visit::plan(store.root(), &dirs, &changes, candidates.as_ref(), scope, &mut enter);
     let Some((listed, counts)) = planned else { return false };

@@ -297,6 +297,58 @@ fn an_indexed_search_equals_a_search_without_the_index() {
     assert!(inside(&[]).stdout_str().lines().any(|l| l.starts_with("d0/")));
 }
 
+#[test]
+fn binary_files_the_index_knows_are_skipped_with_dash_i_exactly_as_without_it() {
+    let ix = Indexed::new();
+    // A matching line first, then a NUL at offsets around the end of the
+    // search's first read (256 KiB), in files small and big (a big one is
+    // searched in parts); and a text file whose only NUL is far past it.
+    let line = b"linus was here\n";
+    for (name, nul_at, len) in [
+        ("nul0", 0usize, 4096usize),
+        ("nul100k", 100 << 10, 300 << 10),
+        ("nul-edge", (256 << 10) - 1, 300 << 10),
+        ("nul-past", 256 << 10, 300 << 10),
+        ("nul-far", 3 << 20, 40 << 20),
+        ("big-nul-early", 1000, 40 << 20),
+    ] {
+        let mut bytes = Vec::with_capacity(len);
+        while bytes.len() < len {
+            bytes.extend_from_slice(line);
+        }
+        bytes.truncate(len);
+        bytes[nul_at] = 0;
+        ix.t.file_bytes(format!("tree/bin/{name}").as_bytes(), &bytes);
+    }
+    ix.index();
+    for args in [
+        &["-I", "linus"][..],
+        &["-I", "-l", "linus"],
+        &["-I", "-c", "linus"],
+        &["-I", "-L", "linus"],
+        &["-I", "-v", "-l", "zzz"],
+        &["-I", "-o", "-b", "was"],
+        &["--binary-files=without-match", "-n", "PM_RESUME"],
+        &["-l", "linus"],
+    ] {
+        ix.same(args);
+    }
+    // The binary files the index knows were passed over unopened.
+    let candidates = |args: &[&str]| -> u64 {
+        let r = ix.trawl().args(["-r", "--stats"]).args(args).args(["tree"]).run();
+        let text = r.stdout_str();
+        let line = text.lines().find(|l| l.ends_with(" files searched as the index's candidates"));
+        let n = line.and_then(|l| l.split(' ').next()?.parse().ok());
+        n.unwrap_or_else(|| panic!("{args:?}: {text}"))
+    };
+    let (plain, skipping) = (candidates(&["linus"]), candidates(&["-I", "linus"]));
+    assert!(skipping + 4 <= plain, "{plain} {skipping}");
+    // Files without a match are printed by -L and -c: none is passed over.
+    let counted = ix.trawl().args(["-r", "--stats", "-I", "-c", "linus", "tree"]).run();
+    let text = counted.stdout_str();
+    assert!(text.contains("\n0 files passed over by the index (they cannot match)\n"), "{text}");
+}
+
 /// One change to the tree, then every search of CASES.
 fn after(change: impl FnOnce(&Indexed), must: &[(&[&str], &str)]) {
     let ix = Indexed::new();

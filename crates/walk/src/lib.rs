@@ -384,7 +384,7 @@ pub struct ListedDir<'p> {
     pub depth: usize,
     /// The entries to visit: name, type (Unknown: stat'd) and, for a
     /// directory, whether the walk reads it.
-    pub children: Vec<(Vec<u8>, FileType, Descent)>,
+    pub children: Vec<(CString, FileType, Descent)>,
     /// When it is opened.
     pub opening: Opening,
     /// Whether it is visited itself.
@@ -479,14 +479,9 @@ impl WalkBuilder {
     /// as a root. Not for a sorted or post-order walk, which ignore it.
     pub fn add_listed(&mut self, dir: ListedDir<'_>) -> &mut Self {
         let Ok(open) = CString::new(dir.path.to_vec()) else { return self };
-        let children = dir
-            .children
-            .into_iter()
-            .filter_map(|(n, t, d)| Some((CString::new(n).ok()?, t, d)))
-            .collect();
         let listed = Some(Box::new(Listed {
             depth: dir.depth,
-            children,
+            children: dir.children,
             opening: dir.opening,
             itself: dir.itself,
         }));
