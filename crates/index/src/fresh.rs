@@ -84,42 +84,49 @@ pub fn check_some(
     changes
 }
 
-/// Checks the stamps of the directories numbered `wanted` only (by path,
-/// nothing opened): enough for a search that looks at names and types,
-/// which only a directory's change can change.
+/// Checks the stamps of the directories numbered `wanted` only (by path
+/// below the root, opened once; nothing else opened): enough for a search
+/// that looks at names and types, which only a directory's change can
+/// change.
 pub fn check_dirs(
     root: &Path,
-    dirs: &[Dir],
+    dirs: &[(&[u8], Stamp)],
     wanted: &[usize],
     racy_after: i64,
     threads: usize,
 ) -> Changes {
+    // Relative to the root: each lookup walks the directory's own
+    // components only. (A root that cannot be opened: every directory
+    // counts as changed, and is read again, or its error met, as usual.)
+    let Ok(root_dir) = std::fs::File::open(root) else {
+        return Changes { dirs: wanted.to_vec(), files: Vec::new() };
+    };
+    let root_fd = std::os::fd::AsRawFd::as_raw_fd(&root_dir);
     let next = AtomicUsize::new(0);
     let found = Mutex::new(Vec::new());
     std::thread::scope(|s| {
         for _ in 0..threads.clamp(1, wanted.len().div_ceil(64).max(1)) {
             s.spawn(|| {
                 let mut local = Vec::new();
-                let mut path = root.as_os_str().as_bytes().to_vec();
-                let base = path.len();
+                let mut path = Vec::new();
                 loop {
                     let start = next.fetch_add(64, Ordering::Relaxed);
                     if start >= wanted.len() {
                         break;
                     }
                     for &i in &wanted[start..(start + 64).min(wanted.len())] {
-                        let d = &dirs[i];
-                        path.truncate(base);
-                        if !d.path.is_empty() {
-                            path.push(b'/');
-                            path.extend_from_slice(&d.path);
+                        let (dir, stamp) = &dirs[i];
+                        path.clear();
+                        match dir.is_empty() {
+                            true => path.push(b'.'),
+                            false => path.extend_from_slice(dir),
                         }
                         path.push(0);
                         let same = CStr::from_bytes_with_nul(&path)
                             .ok()
-                            .and_then(|p| stat_at(libc::AT_FDCWD, p))
-                            .is_some_and(|st| Stamp::from_stat(&st) == d.stamp)
-                            && !d.stamp.is_racy(racy_after);
+                            .and_then(|p| stat_at(root_fd, p))
+                            .is_some_and(|st| Stamp::from_stat(&st) == *stamp)
+                            && !stamp.is_racy(racy_after);
                         if !same {
                             local.push(i);
                         }

@@ -452,6 +452,16 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(b[at..at + 8].try_into().unwrap())
 }
 
+/// The stamps in a row of the directory table.
+fn dir_stamp(d: &[u8]) -> Stamp {
+    Stamp {
+        dev: u64_at(d, 24),
+        ino: u64_at(d, 32),
+        mtime_ns: u64_at(d, 40) as i64,
+        ctime_ns: u64_at(d, 48) as i64,
+    }
+}
+
 impl Segment {
     /// Opens and checks `file` (all but the postings, which are checked as
     /// they are read).
@@ -546,6 +556,17 @@ impl Segment {
         end.map(|e| &names[at as usize..e]).ok_or(Refused::Corrupt("name offset"))
     }
 
+    /// Every directory's path and stamps, in the order written (without
+    /// decoding the entries: what a check of the directories needs).
+    pub fn dir_stamps(&self) -> Result<Vec<(&[u8], Stamp)>, Refused> {
+        let dirs = self.section(TAG_DIRS);
+        let mut out = Vec::with_capacity(dirs.len() / DIR_SIZE);
+        for d in dirs.chunks_exact(DIR_SIZE) {
+            out.push((self.name(u64_at(d, 0), u32_at(d, 8))?, dir_stamp(d)));
+        }
+        Ok(out)
+    }
+
     /// Every directory with its entries, in the order written.
     pub fn dirs(&self) -> Result<Vec<Dir<'_>>, Refused> {
         let dirs = self.section(TAG_DIRS);
@@ -562,12 +583,7 @@ impl Segment {
             if first_id.checked_add(n as u32).is_none_or(|end| end > self.next_id()) {
                 return Err(Refused::Corrupt("entry numbers"));
             }
-            let stamp = Stamp {
-                dev: u64_at(d, 24),
-                ino: u64_at(d, 32),
-                mtime_ns: u64_at(d, 40) as i64,
-                ctime_ns: u64_at(d, 48) as i64,
-            };
+            let stamp = dir_stamp(d);
             let mut list = Vec::with_capacity(n);
             for e in entries[first * ENTRY_SIZE..(first + n) * ENTRY_SIZE].chunks_exact(ENTRY_SIZE)
             {

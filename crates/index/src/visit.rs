@@ -105,11 +105,11 @@ fn is_under(path: &[u8], dir: &[u8]) -> bool {
         || (path.len() > dir.len() && path.starts_with(dir) && path[dir.len()] == b'/')
 }
 
-/// The numbers of the directories at or below `sub`; None when the index
-/// has no directory `sub`.
-pub fn dirs_under(dirs: &[Dir], sub: &[u8]) -> Option<Vec<usize>> {
-    let found: Vec<usize> = (0..dirs.len()).filter(|&i| is_under(&dirs[i].path, sub)).collect();
-    found.iter().any(|&i| dirs[i].path == sub).then_some(found)
+/// The numbers of the directories (by their paths) at or below `sub`;
+/// None when the index has no directory `sub`.
+pub fn dirs_under(paths: &[&[u8]], sub: &[u8]) -> Option<Vec<usize>> {
+    let found: Vec<usize> = (0..paths.len()).filter(|&i| is_under(paths[i], sub)).collect();
+    found.iter().any(|&i| paths[i] == sub).then_some(found)
 }
 
 /// The entries of a directory as they are now (name order); None when it
@@ -128,7 +128,10 @@ fn read_again(path: &Path) -> Option<Vec<(Vec<u8>, EntryType)>> {
 /// Plans the visits of a search of `scope` in the index of `root` (whose
 /// directories are `dirs`), after `changes` were found; `candidates` are
 /// the entries that may match (None: all), `enter` says whether the walk
-/// would enter a directory (by its path below the searched directory).
+/// would enter a directory (by its path below the searched directory),
+/// `named` whether a visit of an entry by that name may do anything (an
+/// entry whose name fails is not visited; a directory the index has not
+/// read is, to be walked).
 pub fn plan(
     root: &Path,
     dirs: &[Dir],
@@ -136,6 +139,7 @@ pub fn plan(
     candidates: Option<&RoaringBitmap>,
     scope: Scope<'_>,
     enter: &mut dyn FnMut(&[u8]) -> bool,
+    named: &dyn Fn(&[u8]) -> bool,
 ) -> Option<(Vec<ListedDir>, Counts)> {
     let by_path: HashMap<&[u8], usize> =
         dirs.iter().enumerate().map(|(i, d)| (&d.path[..], i)).collect();
@@ -191,6 +195,21 @@ pub fn plan(
         };
         let mut children = Vec::new();
         for (name, kind, indexed) in entries {
+            if !named(name) {
+                // Not visited; a directory is still descended into (or,
+                // when the walk must read it, visited whatever its name).
+                if kind != EntryType::Dir {
+                    continue;
+                }
+                child_path_into(&mut child, &dir.path, name);
+                match by_path.get(&child[..]) {
+                    Some(&sub) if descend => {
+                        stack.push((sub, depth + 1));
+                        continue;
+                    }
+                    _ => {}
+                }
+            }
             match kind {
                 EntryType::File => {
                     let indexed = indexed.filter(|&j| dir.entries[j].kind == EntryType::File);

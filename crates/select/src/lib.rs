@@ -23,6 +23,7 @@ mod extracted;
 pub mod glob;
 mod ls;
 mod mode;
+pub mod need;
 mod parse;
 mod paths;
 pub mod printf;

@@ -181,13 +181,18 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut walk = WalkBuilder::new();
     let mut served = Vec::new();
+    // Entries whose names make the expression do nothing are not visited.
+    let need = cmd.expr.name_needed_for_effect();
+    let named = |name: &[u8]| need.as_ref().is_none_or(|n| n.is_match(name));
     for p in &cmd.paths {
         // -P names a link as a link: not the directory it points to.
         let link = cmd.follow == Follow::Never
             && std::fs::symlink_metadata(OsStr::from_bytes(p)).is_ok_and(|m| m.is_symlink());
         let depth_threads = (cmd.max_depth, if cmd.threads == 0 { cpus } else { cmd.threads });
         served.push(
-            indexed && !link && crate::indexed::add_find_root(&mut walk, p, depth_threads, &report),
+            indexed
+                && !link
+                && crate::indexed::add_find_root(&mut walk, p, depth_threads, &named, &report),
         );
     }
     // Served alone: nothing waits on the disk, one thread per CPU.

@@ -106,7 +106,8 @@ impl Opened {
                 return None;
             }
         };
-        let wanted = visit::dirs_under(&dirs, &self.sub)?;
+        let paths: Vec<&[u8]> = dirs.iter().map(|d| &d.path[..]).collect();
+        let wanted = visit::dirs_under(&paths, &self.sub)?;
         Some((dirs, wanted))
     }
 }
@@ -139,22 +140,39 @@ fn open(cache: &Path, path: &[u8], report: &dyn Fn(&[u8])) -> Option<Opened> {
 }
 
 /// `trawl find`: hands `walk` every entry an index lists below the
-/// starting point `path` (directories whose stamps changed read again),
-/// to be visited as the walk would; directories are opened only when an
-/// entry needs it (a test that stats, an action). False when no index
-/// serves it.
+/// starting point `path` (directories whose stamps changed read again)
+/// whose name `named` accepts, to be visited as the walk would;
+/// directories are opened only when an entry needs it (a test that stats,
+/// an action). False when no index serves it.
 pub fn add_find_root(
     walk: &mut WalkBuilder,
     path: &[u8],
     (max_depth, threads): (Option<usize>, usize),
+    named: &dyn Fn(&[u8]) -> bool,
     report: &dyn Fn(&[u8]),
 ) -> bool {
     let Some(cache) = index_cache() else { return false };
     let Some(o) = open(&cache, path, report) else { return false };
-    let Some((dirs, wanted)) = o.dirs(report) else { return false };
+    let stamps = match o.segment.dir_stamps() {
+        Ok(s) => s,
+        Err(e) => {
+            report_refused(&o.store, &e, report);
+            return false;
+        }
+    };
+    let paths: Vec<&[u8]> = stamps.iter().map(|s| s.0).collect();
+    let Some(wanted) = visit::dirs_under(&paths, &o.sub) else { return false };
     let root = o.store.root();
-    let changes =
-        trawl_index::fresh::check_dirs(root, &dirs, &wanted, o.segment.racy_after(), threads);
+    let racy_after = o.segment.racy_after();
+    let changes = trawl_index::fresh::check_dirs(root, &stamps, &wanted, racy_after, threads);
+    let dirs = o.segment.dirs();
+    let dirs = match dirs {
+        Ok(d) => d,
+        Err(e) => {
+            report_refused(&o.store, &e, report);
+            return false;
+        }
+    };
     let scope = Scope {
         sub: &o.sub,
         max_depth,
@@ -162,7 +180,8 @@ pub fn add_find_root(
         binary_files: BinaryFiles::Searched,
         visits: Visits::Everything,
     };
-    let Some((listed, _)) = visit::plan(root, &dirs, &changes, None, scope, &mut |_| true) else {
+    let planned = visit::plan(root, &dirs, &changes, None, scope, &mut |_| true, named);
+    let Some((listed, _)) = planned else {
         return false;
     };
     add_listed(walk, listed, (path, path), (Opening::WhenNeeded, Itself::Visited));
@@ -218,7 +237,9 @@ pub fn add_operand(
         visits: Visits::Candidates,
     };
     let planned =
-        visit::plan(store.root(), &dirs, &changes, candidates.as_ref(), scope, &mut enter);
+        visit::plan(store.root(), &dirs, &changes, candidates.as_ref(), scope, &mut enter, &|_| {
+            true
+        });
     let Some((listed, counts)) = planned else { return false };
     let open_root: &[u8] = if path.is_empty() { b"." } else { path };
     add_listed(walk, listed, (open_root, display), (Opening::Now, Itself::NotVisited));

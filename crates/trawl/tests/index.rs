@@ -910,7 +910,7 @@ fn find_same(ix: &Indexed, args: &[&str]) {
     assert_eq!(n, g, "{args:?}: without the index against GNU find");
 }
 
-const FIND_CASES: [&[&str]; 14] = [
+const FIND_CASES: [&[&str]; 18] = [
     &[],
     &["-name", "*.c"],
     &["-type", "d"],
@@ -925,6 +925,12 @@ const FIND_CASES: [&[&str]; 14] = [
     &["-newer", "tree/d0/e1/f15.c"],
     &["-name", "e0", "-prune", "-o", "-type", "f", "-print"],
     &["-iname", "F1?.C", "-o", "-name", "new*"],
+    // Names that decide alone which entries can print (the others are not
+    // visited), and ones that do not.
+    &["-name", "deeper"],
+    &["-type", "d", "-name", "e*"],
+    &["-name", "f1*", "-size", "+1"],
+    &["!", "-name", "*.c"],
 ];
 
 #[test]
