@@ -289,8 +289,8 @@ fn read_dir(
         entries.push(entry);
     }
     shared.progress.dirs.fetch_add(1, Ordering::Relaxed);
-    let dir =
-        Dir { path: rel.as_os_str().as_bytes().to_vec().into(), stamp, first_id: first, entries };
+    let path = rel.as_os_str().as_bytes().to_vec().into();
+    let dir = Dir { path, stamp, first_id: first, entries: entries.into() };
     shared.dirs.lock().unwrap_or_else(|p| p.into_inner()).push((first, dir));
     subdirs
 }
@@ -477,7 +477,7 @@ mod tests {
         // Entry numbers: each directory's entries, in order.
         let mut numbered = Vec::new();
         for d in &built.dirs {
-            for e in &d.entries {
+            for e in d.entries.iter() {
                 let mut p = PathBuf::from(std::ffi::OsStr::from_bytes(&d.path));
                 p.push(std::ffi::OsStr::from_bytes(&e.name));
                 numbered.push((p.to_string_lossy().into_owned(), e.clone()));

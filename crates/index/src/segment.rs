@@ -242,7 +242,134 @@ pub struct Dir<'a> {
     /// The number of its first entry (the others follow).
     pub first_id: u32,
     /// Its entries, in name order.
-    pub entries: Vec<Entry<'a>>,
+    pub entries: Entries<'a>,
+}
+
+/// A directory's entries, in name order: made by a build or an update, or
+/// read in place from an index file (decoded one at a time, as asked:
+/// a search of a big tree touches each once, and allocates nothing for
+/// them).
+#[derive(Clone, Debug)]
+pub enum Entries<'a> {
+    /// Made in memory.
+    Made(Vec<Entry<'a>>),
+    /// Rows of an index's entry table (checked when read: names in
+    /// bounds, codes known), and its names.
+    Rows {
+        /// The directory's rows.
+        rows: &'a [u8],
+        /// The index's names section.
+        names: &'a [u8],
+    },
+}
+
+impl<'a> From<Vec<Entry<'a>>> for Entries<'a> {
+    fn from(v: Vec<Entry<'a>>) -> Self {
+        Entries::Made(v)
+    }
+}
+
+impl PartialEq for Entries<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl Eq for Entries<'_> {}
+
+impl Entries<'_> {
+    /// How many.
+    pub fn len(&self) -> usize {
+        match self {
+            Entries::Made(v) => v.len(),
+            Entries::Rows { rows, .. } => rows.len() / ENTRY_SIZE,
+        }
+    }
+
+    /// None at all.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The `j`th one's name (panics past the end, as indexing does).
+    pub fn name(&self, j: usize) -> &[u8] {
+        match self {
+            Entries::Made(v) => &v[j].name,
+            Entries::Rows { rows, names } => {
+                let row = &rows[j * ENTRY_SIZE..(j + 1) * ENTRY_SIZE];
+                let at = u64_at(row, 0) as usize;
+                &names[at..at + u32_at(row, 8) as usize]
+            }
+        }
+    }
+
+    /// The `j`th one (panics past the end, as indexing does).
+    pub fn get(&self, j: usize) -> Entry<'_> {
+        match self {
+            Entries::Made(v) => {
+                let e = &v[j];
+                Entry { name: Cow::Borrowed(&e.name), ..e.clone_meta() }
+            }
+            Entries::Rows { rows, .. } => {
+                let row = &rows[j * ENTRY_SIZE..(j + 1) * ENTRY_SIZE];
+                // (Codes were checked when the rows were read.)
+                Entry {
+                    name: Cow::Borrowed(self.name(j)),
+                    kind: type_of(row[12]).unwrap_or(EntryType::Other),
+                    class: class_of(row[13]).unwrap_or(Class::Unknown),
+                    extracted: extracted_of(row[14]).unwrap_or_default(),
+                    key: StatKey {
+                        ino: u64_at(row, 16),
+                        size: u64_at(row, 24),
+                        mtime_ns: u64_at(row, 32) as i64,
+                        ctime_ns: u64_at(row, 40) as i64,
+                    },
+                }
+            }
+        }
+    }
+
+    /// Every one, in order.
+    pub fn iter(&self) -> impl Iterator<Item = Entry<'_>> + '_ {
+        (0..self.len()).map(|j| self.get(j))
+    }
+
+    /// The place of the one named `name`, if any.
+    pub fn find(&self, name: &[u8]) -> Option<usize> {
+        let (mut lo, mut hi) = (0, self.len());
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            match self.name(mid).cmp(name) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return Some(mid),
+            }
+        }
+        None
+    }
+}
+
+impl Entry<'_> {
+    /// Everything but the name, with an empty one.
+    fn clone_meta(&self) -> Entry<'static> {
+        Entry {
+            name: Cow::Borrowed(&[]),
+            kind: self.kind,
+            key: self.key,
+            class: self.class,
+            extracted: self.extracted,
+        }
+    }
+}
+
+fn extracted_of(code: u8) -> Option<Extracted> {
+    Some(match code {
+        0 => Extracted::Nothing,
+        1 => Extracted::Text,
+        2 => Extracted::Failed,
+        3 => Extracted::Unindexed,
+        _ => return None,
+    })
 }
 
 fn type_code(t: EntryType) -> u8 {
@@ -320,7 +447,7 @@ pub fn write<'a>(
         dir_bytes.extend_from_slice(&d.stamp.mtime_ns.to_le_bytes());
         dir_bytes.extend_from_slice(&d.stamp.ctime_ns.to_le_bytes());
         first += d.entries.len() as u32;
-        for e in &d.entries {
+        for e in d.entries.iter() {
             let at = names.len() as u64;
             names.extend_from_slice(&e.name);
             entry_bytes.extend_from_slice(&at.to_le_bytes());
@@ -584,28 +711,14 @@ impl Segment {
                 return Err(Refused::Corrupt("entry numbers"));
             }
             let stamp = dir_stamp(d);
-            let mut list = Vec::with_capacity(n);
-            for e in entries[first * ENTRY_SIZE..(first + n) * ENTRY_SIZE].chunks_exact(ENTRY_SIZE)
-            {
-                list.push(Entry {
-                    name: Cow::Borrowed(self.name(u64_at(e, 0), u32_at(e, 8))?),
-                    kind: type_of(e[12]).ok_or(Refused::Corrupt("entry type"))?,
-                    class: class_of(e[13]).ok_or(Refused::Corrupt("entry class"))?,
-                    extracted: match e[14] {
-                        0 => Extracted::Nothing,
-                        1 => Extracted::Text,
-                        2 => Extracted::Failed,
-                        3 => Extracted::Unindexed,
-                        _ => return Err(Refused::Corrupt("entry extraction")),
-                    },
-                    key: StatKey {
-                        ino: u64_at(e, 16),
-                        size: u64_at(e, 24),
-                        mtime_ns: u64_at(e, 32) as i64,
-                        ctime_ns: u64_at(e, 40) as i64,
-                    },
-                });
+            let rows = &entries[first * ENTRY_SIZE..(first + n) * ENTRY_SIZE];
+            for e in rows.chunks_exact(ENTRY_SIZE) {
+                self.name(u64_at(e, 0), u32_at(e, 8))?;
+                type_of(e[12]).ok_or(Refused::Corrupt("entry type"))?;
+                class_of(e[13]).ok_or(Refused::Corrupt("entry class"))?;
+                extracted_of(e[14]).ok_or(Refused::Corrupt("entry extraction"))?;
             }
+            let list = Entries::Rows { rows, names: self.section(TAG_NAMES) };
             out.push(Dir { path, stamp, first_id, entries: list });
         }
         Ok(out)
@@ -719,17 +832,17 @@ mod tests {
                 path: b"root".to_vec().into(),
                 stamp: Stamp { dev: 1, ino: 2, mtime_ns: 3, ctime_ns: 4 },
                 first_id: 0,
-                entries: vec![
+                entries: Entries::Made(vec![
                     entry("a.c", EntryType::File, Class::Text, 10),
                     entry("sub", EntryType::Dir, Class::Unknown, 0),
-                ],
+                ]),
             },
             Dir {
                 path: b"root/sub".to_vec().into(),
                 stamp: Stamp { dev: 1, ino: 9, mtime_ns: 8, ctime_ns: 7 },
                 // An updated directory: its block after a dead one.
                 first_id: 5,
-                entries: vec![entry("b.bin", EntryType::File, Class::Binary, 20)],
+                entries: Entries::Made(vec![entry("b.bin", EntryType::File, Class::Binary, 20)]),
             },
         ];
         let postings = vec![

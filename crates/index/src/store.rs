@@ -232,7 +232,7 @@ mod tests {
             path: name.as_bytes().to_vec().into(),
             stamp: Default::default(),
             first_id: 0,
-            entries: vec![],
+            entries: Vec::new().into(),
         }
     }
 

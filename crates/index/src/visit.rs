@@ -180,8 +180,7 @@ pub fn plan(
             match read_again(&root.join(std::ffi::OsStr::from_bytes(&dir.path))) {
                 Some(list) => {
                     now = list;
-                    let indexed =
-                        |name: &[u8]| dir.entries.binary_search_by(|e| e.name[..].cmp(name)).ok();
+                    let indexed = |name: &[u8]| dir.entries.find(name);
                     now.iter().map(|(n, t)| (&n[..], *t, indexed(n))).collect()
                 }
                 None => {
@@ -191,7 +190,9 @@ pub fn plan(
                 }
             }
         } else {
-            dir.entries.iter().enumerate().map(|(j, e)| (&e.name[..], e.kind, Some(j))).collect()
+            (0..dir.entries.len())
+                .map(|j| (dir.entries.name(j), dir.entries.get(j).kind, Some(j)))
+                .collect()
         };
         let mut children = Vec::new();
         for (name, kind, indexed) in entries {
@@ -212,14 +213,14 @@ pub fn plan(
             }
             match kind {
                 EntryType::File => {
-                    let indexed = indexed.filter(|&j| dir.entries[j].kind == EntryType::File);
+                    let indexed = indexed.filter(|&j| dir.entries.get(j).kind == EntryType::File);
                     let Some(j) = indexed else {
                         counts.changed += 1;
                         push(&mut children, name, kind, Descent::Walk);
                         continue;
                     };
                     let id = dir.first_id + j as u32;
-                    let e = &dir.entries[j];
+                    let e = dir.entries.get(j);
                     // What the search reads of it: its extracted text (when
                     // it extracts and there was text), else its bytes.
                     let may_match = match (scope.extracting, e.extracted) {

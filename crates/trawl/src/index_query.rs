@@ -74,7 +74,7 @@ mod tests {
         let seg = Segment::open(&file).unwrap();
         let mut files = Vec::new();
         for d in &built.dirs {
-            for e in &d.entries {
+            for e in d.entries.iter() {
                 let path = root
                     .path()
                     .join(std::str::from_utf8(&d.path).unwrap())
