@@ -5,7 +5,6 @@
 //! This is the check a search makes before it trusts the index.
 
 use std::ffi::{CStr, CString};
-use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -56,6 +55,19 @@ pub fn check_some(
     racy_after: i64,
     threads: usize,
 ) -> Changes {
+    // Relative to the root, opened once: each lookup walks the
+    // directory's own components. (A root that cannot be opened: every
+    // directory and file counts as changed.)
+    let Ok(root_dir) = std::fs::File::open(root) else {
+        let files = wanted.iter().flat_map(|&i| {
+            let d = &dirs[i];
+            (0..d.entries.len())
+                .filter(|&j| d.entries.get(j).kind == EntryType::File)
+                .map(move |j| d.first_id + j as u32)
+        });
+        return Changes { dirs: wanted.to_vec(), files: files.collect() };
+    };
+    let root_fd = std::os::fd::AsRawFd::as_raw_fd(&root_dir);
     let next = AtomicUsize::new(0);
     let found = Mutex::new(Changes::default());
     std::thread::scope(|s| {
@@ -69,7 +81,7 @@ pub fn check_some(
                         break;
                     }
                     for &i in &wanted[start..(start + 32).min(wanted.len())] {
-                        check_dir(root, &dirs[i], i, racy_after, &mut local);
+                        check_dir(root_fd, &dirs[i], i, racy_after, &mut local);
                     }
                 }
                 let mut all = found.lock().unwrap_or_else(|p| p.into_inner());
@@ -141,18 +153,22 @@ pub fn check_dirs(
     Changes { dirs, files: Vec::new() }
 }
 
-fn check_dir(root: &Path, dir: &Dir, number: usize, racy_after: i64, out: &mut Changes) {
+fn check_dir(root_fd: libc::c_int, dir: &Dir, number: usize, racy_after: i64, out: &mut Changes) {
     let first = dir.first_id;
-    let path = root.join(std::ffi::OsStr::from_bytes(&dir.path));
-    let Ok(cpath) = CString::new(path.as_os_str().as_bytes()) else {
+    let rel: &[u8] = if dir.path.is_empty() { b"." } else { &dir.path };
+    let Ok(cpath) = CString::new(rel) else {
         out.dirs.push(number);
         return;
     };
-    // SAFETY: a NUL-terminated path; the descriptor is closed below.
+    // O_PATH: the descriptor only names the directory for the lookups
+    // and its own fstat (nothing is read through it).
+    // SAFETY: `root_fd` is open for the whole check, `cpath` is
+    // NUL-terminated; the descriptor is closed below.
     let fd = unsafe {
-        libc::open(
+        libc::openat(
+            root_fd,
             cpath.as_ptr(),
-            libc::O_RDONLY | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC,
+            libc::O_PATH | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC,
         )
     };
     if fd < 0 {
@@ -202,6 +218,7 @@ mod tests {
     use super::*;
     use crate::build::{build, Progress};
     use std::fs;
+    use std::os::unix::ffi::OsStrExt;
 
     fn tree() -> tempfile::TempDir {
         let root = tempfile::tempdir().unwrap();
