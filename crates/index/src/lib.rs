@@ -8,7 +8,8 @@
 //! ([`grams`]), the index file ([`segment`]), where indexes live and how a
 //! new one replaces the old ([`store`]), the parallel build ([`build`]) and
 //! the check that the index is still true ([`fresh`]), and what a search
-//! served by the index visits ([`visit`]).
+//! served by the index visits ([`visit`]), and the watcher that can
+//! answer the check instead ([`watch`]).
 #![deny(missing_docs)]
 
 pub mod build;
@@ -21,5 +22,6 @@ pub mod spill;
 pub mod store;
 pub mod update;
 pub mod visit;
+pub mod watch;
 
 pub use plan::{plan, Query};

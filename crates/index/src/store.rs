@@ -63,6 +63,12 @@ impl Store {
         &self.dir
     }
 
+    /// The number of the generation in use (None: none, or unreadable),
+    /// without opening it.
+    pub fn current_generation(&self) -> Option<u64> {
+        parse_generation(&fs::read(self.dir.join("current")).ok()?)
+    }
+
     /// The generation in use, checked; None when there is none yet.
     pub fn current(&self) -> Result<Option<(Segment, u64)>, Refused> {
         let name = match fs::read(self.dir.join("current")) {

@@ -67,6 +67,9 @@ pub struct Counts {
     /// Directories the index has not read (new ones, other file systems):
     /// walked as usual.
     pub dirs_walked: u64,
+    /// Searched directories whose changes the index's watcher told
+    /// (instead of a check of every stamp).
+    pub watched: u64,
 }
 
 /// Where a search is in an indexed tree, and what it reads of a file.

@@ -204,6 +204,9 @@ pub struct IndexStats {
     pub files_candidates: u64,
     /// Files changed or new since the index was built.
     pub files_changed: u64,
+    /// Whether what changed came from the index's watcher (`trawl index
+    /// --watch`) rather than a check of every file's stamps.
+    pub watched: bool,
 }
 
 /// Writes the closing summary message (with how an index served the

@@ -20,6 +20,8 @@ use trawl_search::Cancel;
 const HELP: &str = "\
 Usage: trawl index [--full] [--search-zip|--docs] [PATH...]
                                           build or update the index of each tree (default .)
+       trawl index --watch [--search-zip|--docs] [PATH]
+                                          build or update it, then keep watching the tree
        trawl index --status [PATH...]     list the indexes, or check each against its tree
        trawl index --drop PATH...         remove the index of each tree
 
@@ -31,6 +33,10 @@ Run again, trawl index reads only the directories that changed; --full builds an
 With --search-zip (or --docs) the index also holds the text inside compressed files and
 archives (and documents), as searches with the same option read it (and fills the cache of
 extracted text); run again without either, it keeps what it holds.
+With --watch, trawl index stays running (until interrupted) and follows the tree's changes
+through inotify; a search then asks it what changed instead of checking every file's stamps.
+inotify does not see writes through a shared mapping (mmap), changes made through a hard link
+from outside the tree or from another machine (NFS): only watch a tree changed in other ways.
 ";
 
 /// What text the index holds besides files' bytes.
@@ -46,6 +52,7 @@ enum Texts {
 
 enum Action {
     Build,
+    Watch,
     Status,
     Drop,
 }
@@ -59,6 +66,7 @@ pub fn main(args: Vec<std::ffi::OsString>, cancel: &Cancel) -> ExitCode {
         match a.to_str() {
             Some("--status") => action = Action::Status,
             Some("--drop") => action = Action::Drop,
+            Some("--watch") => action = Action::Watch,
             Some("--full") => full = true,
             Some("--search-zip" | "--zip") => texts = texts.max_with(Texts::Zip),
             Some("--docs") => texts = Texts::Docs,
@@ -68,7 +76,7 @@ pub fn main(args: Vec<std::ffi::OsString>, cancel: &Cancel) -> ExitCode {
             }
             Some(s) if s.starts_with('-') && s != "-" => {
                 eprintln!(
-                    "trawl: index: unknown option '{s}' (--status, --drop, --full, --search-zip, --docs)"
+                    "trawl: index: unknown option '{s}' (--status, --drop, --watch, --full, --search-zip, --docs)"
                 );
                 return ExitCode::from(2);
             }
@@ -85,6 +93,10 @@ pub fn main(args: Vec<std::ffi::OsString>, cancel: &Cancel) -> ExitCode {
     if paths.is_empty() {
         paths.push(PathBuf::from("."));
     }
+    if let (Action::Watch, true) = (&action, paths.len() > 1) {
+        eprintln!("trawl: index: --watch watches one tree");
+        return ExitCode::from(2);
+    }
     let mut code = ExitCode::SUCCESS;
     for p in &paths {
         let store = match std::fs::canonicalize(p).and_then(|root| Store::new(&cache, &root)) {
@@ -99,6 +111,9 @@ pub fn main(args: Vec<std::ffi::OsString>, cancel: &Cancel) -> ExitCode {
             Action::Status => freshness(&store, p),
             Action::Drop => drop_one(&store, p),
             Action::Build => build_one(&store, p, full, (texts, cancel)),
+            Action::Watch => {
+                build_one(&store, p, full, (texts, cancel)) && watch_one(&store, p, cancel)
+            }
         };
         if !ok {
             code = ExitCode::from(2);
@@ -165,6 +180,57 @@ fn freshness(store: &Store, shown: &Path) -> bool {
         start.elapsed().as_secs_f64() * 1000.0
     );
     true
+}
+
+/// Watches the tree of `store` (see trawl_index::watch) until
+/// interrupted, following the index to its new generations.
+fn watch_one(store: &Store, shown: &Path, cancel: &Cancel) -> bool {
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    loop {
+        let (segment, generation) = match store.current() {
+            Ok(Some(found)) => found,
+            Ok(None) => {
+                eprintln!("trawl: {}: no index", shown.display());
+                return false;
+            }
+            Err(e) => {
+                eprintln!("trawl: index of {}: {e}", shown.display());
+                return false;
+            }
+        };
+        let dirs = match segment.dirs() {
+            Ok(d) => d,
+            Err(e) => {
+                eprintln!("trawl: index of {}: {e}", shown.display());
+                return false;
+            }
+        };
+        let mut ready = |n: usize| {
+            if std::io::stderr().is_terminal() {
+                eprintln!(
+                    "trawl: watching {n} directories of {} (searches ask this process; ^C stops)",
+                    shown.display()
+                );
+            }
+        };
+        let served = trawl_index::watch::serve(
+            store.root(),
+            store.dir(),
+            (generation, &dirs, segment.racy_after()),
+            threads,
+            &|| store.current_generation(),
+            &|| cancel.is_cancelled(),
+            &mut ready,
+        );
+        match served {
+            Ok(trawl_index::watch::Ended::Stopped) => return true,
+            Ok(trawl_index::watch::Ended::NewGeneration) => continue,
+            Err(e) => {
+                eprintln!("trawl: watching {}: {}", shown.display(), trawl_diag::io_message(&e));
+                return false;
+            }
+        }
+    }
 }
 
 fn drop_one(store: &Store, shown: &Path) -> bool {

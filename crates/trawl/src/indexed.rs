@@ -57,6 +57,7 @@ impl IndexUse {
         sum.changed += c.changed;
         sum.dirs_reread += c.dirs_reread;
         sum.dirs_walked += c.dirs_walked;
+        sum.watched += c.watched;
     }
 }
 
@@ -91,11 +92,20 @@ fn joined(dir: &[u8], rel: &[u8]) -> Vec<u8> {
 struct Opened {
     store: Store,
     segment: Segment,
+    /// Its generation.
+    generation: u64,
     /// The operand's directory below the index's root.
     sub: Vec<u8>,
 }
 
 impl Opened {
+    /// What changed, from the index's watcher (`trawl index --watch`),
+    /// when one runs and can tell.
+    fn watched(&self, n_dirs: usize) -> Option<trawl_index::fresh::Changes> {
+        let next_id = self.segment.next_id();
+        trawl_index::watch::ask(self.store.dir(), self.generation, n_dirs, next_id)
+    }
+
     /// The index's directories, with the numbers of those at or below the
     /// operand; a damaged index is reported and not used.
     fn dirs(&self, report: &dyn Fn(&[u8])) -> Option<(Vec<Dir<'_>>, Vec<usize>)> {
@@ -127,7 +137,7 @@ fn open(cache: &Path, path: &[u8], report: &dyn Fn(&[u8])) -> Option<Opened> {
     let store = nearest_store(cache, &canonical)?;
     let refused = |e: &dyn std::fmt::Display| report_refused(&store, e, report);
     let segment = match store.current() {
-        Ok(Some((segment, _))) => segment,
+        Ok(Some(found)) => found,
         Ok(None) => return None,
         Err(e) => {
             refused(&e);
@@ -136,7 +146,8 @@ fn open(cache: &Path, path: &[u8], report: &dyn Fn(&[u8])) -> Option<Opened> {
     };
     let sub = canonical.strip_prefix(store.root()).unwrap_or(Path::new(""));
     let sub = sub.as_os_str().as_bytes().to_vec();
-    Some(Opened { store, segment, sub })
+    let (segment, generation) = segment;
+    Some(Opened { store, segment, generation, sub })
 }
 
 /// `trawl find`: hands `walk` every entry an index lists below the
@@ -164,7 +175,9 @@ pub fn add_find_root(
     let Some(wanted) = visit::dirs_under(&paths, &o.sub) else { return false };
     let root = o.store.root();
     let racy_after = o.segment.racy_after();
-    let changes = trawl_index::fresh::check_dirs(root, &stamps, &wanted, racy_after, threads);
+    let changes = o.watched(stamps.len()).unwrap_or_else(|| {
+        trawl_index::fresh::check_dirs(root, &stamps, &wanted, racy_after, threads)
+    });
     let dirs = o.segment.dirs();
     let dirs = match dirs {
         Ok(d) => d,
@@ -201,7 +214,7 @@ pub fn add_operand(
 ) -> bool {
     let Some(o) = open(&use_.cache, path, report) else { return false };
     let Some((dirs, wanted)) = o.dirs(report) else { return false };
-    let Opened { store, segment, sub } = &o;
+    let Opened { store, segment, sub, .. } = &o;
     let sub = &sub[..];
     let refused = |e: &dyn std::fmt::Display| {
         report_refused(store, e, report);
@@ -223,8 +236,11 @@ pub fn add_operand(
         0 => std::thread::available_parallelism().map_or(2, |n| n.get()),
         n => n,
     };
-    let changes =
-        trawl_index::fresh::check_some(store.root(), &dirs, &wanted, segment.racy_after(), threads);
+    let watched = o.watched(dirs.len());
+    let told = watched.is_some();
+    let changes = watched.unwrap_or_else(|| {
+        trawl_index::fresh::check_some(store.root(), &dirs, &wanted, segment.racy_after(), threads)
+    });
     let mut enter = |rel: &[u8]| {
         let shown = joined(display, rel);
         cfg.filter.dir_ok(if shown.is_empty() { b"." } else { &shown })
@@ -240,7 +256,8 @@ pub fn add_operand(
         visit::plan(store.root(), &dirs, &changes, candidates.as_ref(), scope, &mut enter, &|_| {
             true
         });
-    let Some((listed, counts)) = planned else { return false };
+    let Some((listed, mut counts)) = planned else { return false };
+    counts.watched = u64::from(told);
     let open_root: &[u8] = if path.is_empty() { b"." } else { path };
     add_listed(walk, listed, (open_root, display), (Opening::Now, Itself::NotVisited));
     use_.add_counts(counts);

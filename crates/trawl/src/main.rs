@@ -107,6 +107,7 @@ fn main() -> ExitCode {
                     files_skipped: c.skipped,
                     files_candidates: c.candidates,
                     files_changed: c.changed,
+                    watched: c.watched > 0,
                 });
             trawl_printer::json_summary(&mut text, &stats, elapsed, index);
         } else {
@@ -130,8 +131,9 @@ fn main() -> ExitCode {
             if let Some(c) = cfg.index.as_ref().and_then(|ix| ix.counts()) {
                 text.extend_from_slice(
                     format!(
-                        "{} files passed over by the index (they cannot match)\n{} files searched as the index's candidates\n{} files searched because they changed or are new\n",
-                        c.skipped, c.candidates, c.changed
+                        "{} files passed over by the index (they cannot match)\n{} files searched as the index's candidates\n{} files searched because they changed or are new\n{}",
+                        c.skipped, c.candidates, c.changed,
+                        if c.watched > 0 { "what changed: from the index's watcher (trawl index --watch)\n" } else { "" }
                     )
                     .as_bytes(),
                 );

@@ -965,3 +965,142 @@ fn find_served_by_the_index_prints_what_gnu_find_prints_after_changes() {
         assert_eq!(t.sorted_lines(), g.sorted_lines(), "{follow}");
     }
 }
+
+/// A running `trawl index --watch tree`, stopped when dropped.
+struct Watcher {
+    child: std::process::Child,
+    /// `$XDG_CACHE_HOME/trawl/index` of the test.
+    index: std::path::PathBuf,
+}
+
+impl Watcher {
+    /// Starts it and waits (hangs only: 60 s) until its socket listens.
+    fn start(ix: &Indexed) -> Watcher {
+        let child = std::process::Command::new(crate::util::trawl_bin())
+            .args(["index", "--watch", "tree"])
+            .current_dir(ix.t.path())
+            .env("XDG_CACHE_HOME", &ix.cache)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let w = Watcher { child, index: Path::new(&ix.cache).join("trawl/index") };
+        wait_until(|| w.socket().is_some(), "the watcher's socket");
+        w
+    }
+
+    fn socket(&self) -> Option<std::path::PathBuf> {
+        let found = std::fs::read_dir(&self.index).ok()?.flatten();
+        found.map(|e| e.path().join("watch.sock")).find(|p| p.exists())
+    }
+}
+
+impl Drop for Watcher {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Polls `done` (hangs only: a minute).
+fn wait_until(mut done: impl FnMut() -> bool, what: &str) {
+    let start = std::time::Instant::now();
+    while !done() {
+        assert!(start.elapsed() < Duration::from_secs(60), "waited a minute for {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Whether the watcher told a search of `args` what changed.
+fn watched(ix: &Indexed, args: &[&str]) -> bool {
+    let served = ix.served(args).expect("the index serves the search");
+    served["watched"].as_bool().expect("a watched field")
+}
+
+/// A change to the tree of a test.
+type Change = dyn Fn(&Indexed);
+
+#[test]
+fn a_watcher_tells_searches_what_changed_and_they_stay_right() {
+    let ix = Indexed::new();
+    let w = Watcher::start(&ix);
+    assert!(watched(&ix, &["Dijkstra"]), "the watcher answered");
+    for args in CASES {
+        ix.same(args);
+    }
+    // Every kind of change, one after another, each seen at once (no
+    // stat pass: the watcher answers every search below).
+    let changes: [(&str, &Change); 10] = [
+        ("append", &|ix| {
+            use std::io::Write;
+            let mut f =
+                std::fs::OpenOptions::new().append(true).open(ix.path("d1/e1/f1.c")).unwrap();
+            f.write_all(b"NEEDLE appended\n").unwrap();
+        }),
+        ("same-size edit, old mtime", &|ix| {
+            edit_in_place(&ix.path("d2/e2/f2.c"), "static", "NEEDLE")
+        }),
+        ("new file in an old directory", &|ix| {
+            std::fs::write(ix.path("d0/e0/new.c"), "NEEDLE new\n").unwrap()
+        }),
+        ("new directory", &|ix| {
+            std::fs::create_dir_all(ix.path("d3/newdir/deeper")).unwrap();
+            std::fs::write(ix.path("d3/newdir/deeper/n.c"), "NEEDLE deep\n").unwrap();
+        }),
+        ("deletion", &|ix| std::fs::remove_file(ix.path("d4/e1/f4.c")).unwrap()),
+        ("renamed directory", &|ix| std::fs::rename(ix.path("d4/e2"), ix.path("moved")).unwrap()),
+        ("file replaced by a symlink", &|ix| {
+            std::fs::remove_file(ix.path("d1/e0/f6.c")).unwrap();
+            std::os::unix::fs::symlink("../../d1/e1/f1.c", ix.path("d1/e0/f6.c")).unwrap();
+        }),
+        ("permissions", &|ix| {
+            let p = ix.path("d0/e1/f10.c");
+            std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o000)).unwrap();
+        }),
+        ("directory deleted and made again", &|ix| {
+            std::fs::remove_dir_all(ix.path("d2/e0")).unwrap();
+            std::fs::create_dir(ix.path("d2/e0")).unwrap();
+            std::fs::write(ix.path("d2/e0/again.c"), "NEEDLE again\n").unwrap();
+        }),
+        ("renamed file over another", &|ix| {
+            std::fs::write(ix.path("d3/e2/tmp"), "NEEDLE renamed over\n").unwrap();
+            std::fs::rename(ix.path("d3/e2/tmp"), ix.path("d3/e2/f8.c")).unwrap();
+        }),
+    ];
+    for (what, change) in changes {
+        change(&ix);
+        // (-c and -L read every file: the others read the candidates.)
+        for args in [
+            &["NEEDLE"][..],
+            &["-l", "NEEDLE"],
+            &["-c", "NEEDLE"],
+            &["-n", "linus"],
+            &["-L", "TORVALDS"],
+        ] {
+            ix.same(args);
+        }
+        assert!(watched(&ix, &["NEEDLE"]), "{what}: the watcher answered");
+    }
+    for args in CASES {
+        ix.same(args);
+    }
+    // find from the index asks it too.
+    for args in FIND_CASES {
+        find_same(&ix, args);
+    }
+    // An update makes another generation: the watcher follows it, and
+    // searches never wait for it (meanwhile they check every stamp).
+    ix.index();
+    ix.same(&["NEEDLE"]);
+    wait_until(|| watched(&ix, &["NEEDLE"]), "the watcher of the new generation");
+    std::fs::write(ix.path("d0/after-update.c"), "NEEDLE after the update\n").unwrap();
+    edit_in_place(&ix.path("d0/e0/f15.c"), "linus", "NEEDL");
+    ix.same(&["NEEDL"]);
+    ix.same(&["NEEDLE"]);
+    assert!(watched(&ix, &["NEEDLE"]));
+    // Killed: searches check every stamp again, and stay right.
+    drop(w);
+    std::fs::write(ix.path("d0/after-kill.c"), "NEEDLE after the kill\n").unwrap();
+    ix.same(&["NEEDLE"]);
+    assert!(!watched(&ix, &["NEEDLE"]), "no watcher");
+}
