@@ -71,7 +71,10 @@ pub struct Start<'k> {
     pub texts: Option<&'k dyn Texts>,
 }
 
-/// A NUL byte in a file's first block makes it binary (GNU grep's first read).
+/// A NUL byte in a file's first block makes it binary: the size of the
+/// search's first read (trawl_search's READ_SIZE, as GNU grep's), which a
+/// NUL in makes `-I` skip the whole file; a search with `-I` passes over
+/// such files unopened (visit::BinaryFiles), so the two must stay equal.
 const FIRST_BLOCK: usize = 256 << 10;
 
 struct Shared<'a> {

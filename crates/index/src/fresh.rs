@@ -4,7 +4,7 @@
 //! again), a file whose key changed has other bytes (search it directly).
 //! This is the check a search makes before it trusts the index.
 
-use std::ffi::{CStr, CString};
+use std::ffi::CStr;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -55,33 +55,61 @@ pub fn check_some(
     racy_after: i64,
     threads: usize,
 ) -> Changes {
-    // Relative to the root, opened once: each lookup walks the
-    // directory's own components. (A root that cannot be opened: every
-    // directory and file counts as changed.)
-    let Ok(root_dir) = std::fs::File::open(root) else {
-        let files = wanted.iter().flat_map(|&i| {
-            let d = &dirs[i];
-            (0..d.entries.len())
-                .filter(|&j| d.entries.get(j).kind == EntryType::File)
-                .map(move |j| d.first_id + j as u32)
-        });
-        return Changes { dirs: wanted.to_vec(), files: files.collect() };
-    };
-    let root_fd = std::os::fd::AsRawFd::as_raw_fd(&root_dir);
+    in_parallel(root, wanted, threads, |root_fd, i, out, scratch| {
+        check_dir(root_fd, &dirs[i], i, racy_after, out, scratch)
+    })
+}
+
+/// Checks the stamps of the directories numbered `wanted` only (nothing
+/// opened): enough for a search that looks at names and types, which only
+/// a directory's change can change.
+pub fn check_dirs(
+    root: &Path,
+    dirs: &[Dir],
+    wanted: &[usize],
+    racy_after: i64,
+    threads: usize,
+) -> Changes {
+    in_parallel(root, wanted, threads, |root_fd, i, out, scratch| {
+        let dir = &dirs[i];
+        let same = c_rel(scratch, &dir.path)
+            .and_then(|p| stat_at(root_fd, p))
+            .is_some_and(|st| Stamp::from_stat(&st) == dir.stamp);
+        if !same || dir.stamp.is_racy(racy_after) {
+            out.dirs.push(i);
+        }
+    })
+}
+
+/// Runs `check` on each directory numbered in `wanted`, on up to
+/// `threads` threads taking them in chunks (few atomic operations), each
+/// thread with its own changes and scratch buffer; returns the changes,
+/// sorted. `check` gets the root's descriptor: paths are looked up
+/// relative to it, each walking the directory's own components only (-1
+/// when the root cannot be opened: every lookup fails, and everything
+/// counts as changed).
+fn in_parallel(
+    root: &Path,
+    wanted: &[usize],
+    threads: usize,
+    check: impl Fn(libc::c_int, usize, &mut Changes, &mut Vec<u8>) + Sync,
+) -> Changes {
+    const CHUNK: usize = 32;
+    let root_dir = std::fs::File::open(root).ok();
+    let root_fd = root_dir.as_ref().map_or(-1, std::os::fd::AsRawFd::as_raw_fd);
     let next = AtomicUsize::new(0);
     let found = Mutex::new(Changes::default());
     std::thread::scope(|s| {
-        for _ in 0..threads.clamp(1, wanted.len().div_ceil(32).max(1)) {
+        for _ in 0..threads.clamp(1, wanted.len().div_ceil(CHUNK).max(1)) {
             s.spawn(|| {
-                let mut local = Changes::default();
+                let (mut local, mut scratch) = (Changes::default(), Vec::new());
                 loop {
-                    // Directories in chunks: few atomic operations.
-                    let start = next.fetch_add(32, Ordering::Relaxed);
+                    let start = next.fetch_add(CHUNK, Ordering::Relaxed);
                     if start >= wanted.len() {
                         break;
                     }
-                    for &i in &wanted[start..(start + 32).min(wanted.len())] {
-                        check_dir(root_fd, &dirs[i], i, racy_after, &mut local);
+                    for &i in &wanted[start..(start + CHUNK).min(wanted.len())] {
+                        check(root_fd, i, &mut local, &mut scratch);
                     }
                 }
                 let mut all = found.lock().unwrap_or_else(|p| p.into_inner());
@@ -96,81 +124,37 @@ pub fn check_some(
     changes
 }
 
-/// Checks the stamps of the directories numbered `wanted` only (by path
-/// below the root, opened once; nothing else opened): enough for a search
-/// that looks at names and types, which only a directory's change can
-/// change.
-pub fn check_dirs(
-    root: &Path,
-    dirs: &[(&[u8], Stamp)],
-    wanted: &[usize],
-    racy_after: i64,
-    threads: usize,
-) -> Changes {
-    // Relative to the root: each lookup walks the directory's own
-    // components only. (A root that cannot be opened: every directory
-    // counts as changed, and is read again, or its error met, as usual.)
-    let Ok(root_dir) = std::fs::File::open(root) else {
-        return Changes { dirs: wanted.to_vec(), files: Vec::new() };
-    };
-    let root_fd = std::os::fd::AsRawFd::as_raw_fd(&root_dir);
-    let next = AtomicUsize::new(0);
-    let found = Mutex::new(Vec::new());
-    std::thread::scope(|s| {
-        for _ in 0..threads.clamp(1, wanted.len().div_ceil(64).max(1)) {
-            s.spawn(|| {
-                let mut local = Vec::new();
-                let mut path = Vec::new();
-                loop {
-                    let start = next.fetch_add(64, Ordering::Relaxed);
-                    if start >= wanted.len() {
-                        break;
-                    }
-                    for &i in &wanted[start..(start + 64).min(wanted.len())] {
-                        let (dir, stamp) = &dirs[i];
-                        path.clear();
-                        match dir.is_empty() {
-                            true => path.push(b'.'),
-                            false => path.extend_from_slice(dir),
-                        }
-                        path.push(0);
-                        let same = CStr::from_bytes_with_nul(&path)
-                            .ok()
-                            .and_then(|p| stat_at(root_fd, p))
-                            .is_some_and(|st| Stamp::from_stat(&st) == *stamp)
-                            && !stamp.is_racy(racy_after);
-                        if !same {
-                            local.push(i);
-                        }
-                    }
-                }
-                found.lock().unwrap_or_else(|p| p.into_inner()).extend(local);
-            });
-        }
-    });
-    let mut dirs = found.into_inner().unwrap_or_else(|p| p.into_inner());
-    dirs.sort_unstable();
-    Changes { dirs, files: Vec::new() }
+/// `rel` (a path below the root, "" for the root itself, or a name) as a
+/// C string in `buf`; None when it holds a NUL.
+fn c_rel<'b>(buf: &'b mut Vec<u8>, rel: &[u8]) -> Option<&'b CStr> {
+    buf.clear();
+    buf.extend_from_slice(if rel.is_empty() { b"." } else { rel });
+    buf.push(0);
+    CStr::from_bytes_with_nul(buf).ok()
 }
 
-fn check_dir(root_fd: libc::c_int, dir: &Dir, number: usize, racy_after: i64, out: &mut Changes) {
+fn check_dir(
+    root_fd: libc::c_int,
+    dir: &Dir,
+    number: usize,
+    racy_after: i64,
+    out: &mut Changes,
+    scratch: &mut Vec<u8>,
+) {
     let first = dir.first_id;
-    let rel: &[u8] = if dir.path.is_empty() { b"." } else { &dir.path };
-    let Ok(cpath) = CString::new(rel) else {
-        out.dirs.push(number);
-        return;
-    };
     // O_PATH: the descriptor only names the directory for the lookups
     // and its own fstat (nothing is read through it).
-    // SAFETY: `root_fd` is open for the whole check, `cpath` is
-    // NUL-terminated; the descriptor is closed below.
-    let fd = unsafe {
-        libc::openat(
-            root_fd,
-            cpath.as_ptr(),
-            libc::O_PATH | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC,
-        )
-    };
+    let fd = c_rel(scratch, &dir.path).map_or(-1, |p| {
+        // SAFETY: `p` is NUL-terminated; a valid or -1 `root_fd` (then
+        // the call fails); the descriptor is closed below.
+        unsafe {
+            libc::openat(
+                root_fd,
+                p.as_ptr(),
+                libc::O_PATH | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC,
+            )
+        }
+    });
     if fd < 0 {
         out.dirs.push(number);
         out.files.extend(
@@ -193,18 +177,12 @@ fn check_dir(root_fd: libc::c_int, dir: &Dir, number: usize, racy_after: i64, ou
     if !same || dir.stamp.is_racy(racy_after) {
         out.dirs.push(number);
     }
-    let mut name = Vec::new();
     for (i, e) in dir.entries.iter().enumerate() {
         if e.kind != EntryType::File {
             continue;
         }
-        name.clear();
-        name.extend_from_slice(&e.name);
-        name.push(0);
-        let key = CStr::from_bytes_with_nul(&name)
-            .ok()
-            .and_then(|n| stat_at(fd, n))
-            .map(|st| StatKey::from_stat(&st));
+        let key =
+            c_rel(scratch, &e.name).and_then(|n| stat_at(fd, n)).map(|st| StatKey::from_stat(&st));
         if key != Some(e.key) || e.key.is_racy(racy_after) {
             out.files.push(first + i as u32);
         }

@@ -18,8 +18,9 @@
 //! then the root), `DIRS` (each directory's path and stamps,
 //! and its range of entries), `ENTRIES` (name, type, stat key, class of
 //! every entry), `NAMES` (the bytes of paths and names), `GRAMS` (each
-//! gram's postings: offset, length, checksum, sorted by gram) and
-//! `POSTINGS` (roaring bitmaps of entry numbers).
+//! gram's postings: offset, length, checksum, sorted by gram; checked
+//! block by block against `FENCES`, a row per block: its first gram and
+//! checksum) and `POSTINGS` (roaring bitmaps of entry numbers).
 
 use std::borrow::Cow;
 use std::fs::File;
@@ -308,7 +309,13 @@ impl Entries<'_> {
         match self {
             Entries::Made(v) => {
                 let e = &v[j];
-                Entry { name: Cow::Borrowed(&e.name), ..e.clone_meta() }
+                Entry {
+                    name: Cow::Borrowed(&e.name),
+                    kind: e.kind,
+                    key: e.key,
+                    class: e.class,
+                    extracted: e.extracted,
+                }
             }
             Entries::Rows { rows, .. } => {
                 let row = &rows[j * ENTRY_SIZE..(j + 1) * ENTRY_SIZE];
@@ -349,16 +356,12 @@ impl Entries<'_> {
     }
 }
 
-impl Entry<'_> {
-    /// Everything but the name, with an empty one.
-    fn clone_meta(&self) -> Entry<'static> {
-        Entry {
-            name: Cow::Borrowed(&[]),
-            kind: self.kind,
-            key: self.key,
-            class: self.class,
-            extracted: self.extracted,
-        }
+fn extracted_code(x: Extracted) -> u8 {
+    match x {
+        Extracted::Nothing => 0,
+        Extracted::Text => 1,
+        Extracted::Failed => 2,
+        Extracted::Unindexed => 3,
     }
 }
 
@@ -412,8 +415,10 @@ fn class_of(code: u8) -> Option<Class> {
     })
 }
 
-/// Writes a segment: the root, the directories (entries numbered in order
-/// from 0 across all of them) and each gram's entries, in gram order.
+/// Writes a segment: the root, when the build began and the next free
+/// entry number, the extraction's signature, the directories (each with
+/// its entries' numbers from its `first_id`) and each gram's entries, in
+/// gram order.
 pub fn write<'a>(
     out: &mut File,
     root: &[u8],
@@ -454,12 +459,7 @@ pub fn write<'a>(
             entry_bytes.extend_from_slice(&(e.name.len() as u32).to_le_bytes());
             entry_bytes.push(type_code(e.kind));
             entry_bytes.push(class_code(e.class));
-            entry_bytes.push(match e.extracted {
-                Extracted::Nothing => 0,
-                Extracted::Text => 1,
-                Extracted::Failed => 2,
-                Extracted::Unindexed => 3,
-            });
+            entry_bytes.push(extracted_code(e.extracted));
             entry_bytes.push(0);
             entry_bytes.extend_from_slice(&e.key.ino.to_le_bytes());
             entry_bytes.extend_from_slice(&e.key.size.to_le_bytes());
@@ -681,17 +681,6 @@ impl Segment {
         let names = self.section(TAG_NAMES);
         let end = (at as usize).checked_add(len as usize).filter(|&e| e <= names.len());
         end.map(|e| &names[at as usize..e]).ok_or(Refused::Corrupt("name offset"))
-    }
-
-    /// Every directory's path and stamps, in the order written (without
-    /// decoding the entries: what a check of the directories needs).
-    pub fn dir_stamps(&self) -> Result<Vec<(&[u8], Stamp)>, Refused> {
-        let dirs = self.section(TAG_DIRS);
-        let mut out = Vec::with_capacity(dirs.len() / DIR_SIZE);
-        for d in dirs.chunks_exact(DIR_SIZE) {
-            out.push((self.name(u64_at(d, 0), u32_at(d, 8))?, dir_stamp(d)));
-        }
-        Ok(out)
     }
 
     /// Every directory with its entries, in the order written.

@@ -199,31 +199,36 @@ pub fn plan(
         };
         let mut children = Vec::new();
         for (name, kind, indexed) in entries {
+            // A subdirectory the index has read (listed too).
+            let listed = (kind == EntryType::Dir)
+                .then(|| {
+                    child_path_into(&mut child, &dir.path, name);
+                    by_path.get(&child[..]).copied()
+                })
+                .flatten();
             if !named(name) {
                 // Not visited; a directory is still descended into (or,
                 // when the walk must read it, visited whatever its name).
-                if kind != EntryType::Dir {
-                    continue;
-                }
-                child_path_into(&mut child, &dir.path, name);
-                match by_path.get(&child[..]) {
-                    Some(&sub) if descend => {
+                match (kind, listed) {
+                    (EntryType::Dir, Some(sub)) if descend => {
                         stack.push((sub, depth + 1));
                         continue;
                     }
-                    _ => {}
+                    (EntryType::Dir, _) => {}
+                    _ => continue,
                 }
             }
             match kind {
                 EntryType::File => {
-                    let indexed = indexed.filter(|&j| dir.entries.get(j).kind == EntryType::File);
-                    let Some(j) = indexed else {
+                    let indexed = indexed
+                        .map(|j| (j, dir.entries.get(j)))
+                        .filter(|(_, e)| e.kind == EntryType::File);
+                    let Some((j, e)) = indexed else {
                         counts.changed += 1;
                         push(&mut children, name, kind, Descent::Walk);
                         continue;
                     };
                     let id = dir.first_id + j as u32;
-                    let e = dir.entries.get(j);
                     // What the search reads of it: its extracted text (when
                     // it extracts and there was text), else its bytes.
                     let may_match = match (scope.extracting, e.extracted) {
@@ -251,24 +256,21 @@ pub fn plan(
                     }
                     push(&mut children, name, kind, Descent::Walk);
                 }
-                EntryType::Dir => {
-                    child_path_into(&mut child, &dir.path, name);
-                    match by_path.get(&child[..]) {
-                        Some(&sub) => {
-                            if descend {
-                                stack.push((sub, depth + 1));
-                            }
-                            if scope.visits == Visits::Everything {
-                                let descent = if descend { Descent::Listed } else { Descent::Walk };
-                                push(&mut children, name, kind, descent);
-                            }
+                EntryType::Dir => match listed {
+                    Some(sub) => {
+                        if descend {
+                            stack.push((sub, depth + 1));
                         }
-                        None => {
-                            counts.dirs_walked += 1;
-                            push(&mut children, name, kind, Descent::Walk);
+                        if scope.visits == Visits::Everything {
+                            let descent = if descend { Descent::Listed } else { Descent::Walk };
+                            push(&mut children, name, kind, descent);
                         }
                     }
-                }
+                    None => {
+                        counts.dirs_walked += 1;
+                        push(&mut children, name, kind, Descent::Walk);
+                    }
+                },
                 EntryType::Symlink | EntryType::Other => {
                     push(&mut children, name, kind, Descent::Walk)
                 }

@@ -47,6 +47,10 @@ const MASK: u32 = libc::IN_MODIFY
     | libc::IN_MOVE_SELF
     | libc::IN_ONLYDIR;
 
+/// The events that change a directory's entries.
+const ENTRIES_CHANGED: u32 =
+    libc::IN_CREATE | libc::IN_DELETE | libc::IN_MOVED_FROM | libc::IN_MOVED_TO;
+
 /// What changed since the generation was built, as the watcher knows it.
 #[derive(Debug, Default)]
 struct Journal {
@@ -71,6 +75,8 @@ struct Inotify {
     /// Watch descriptor → the directories (by number) it watches (one
     /// directory reached by two paths shares a watch).
     by_wd: HashMap<i32, Vec<usize>>,
+    /// Where events are read.
+    buf: Vec<u8>,
 }
 
 impl Inotify {
@@ -81,7 +87,8 @@ impl Inotify {
             return Err(io::Error::last_os_error());
         }
         // SAFETY: `fd` was just returned by inotify_init1 and is owned here.
-        Ok(Inotify { fd: unsafe { OwnedFd::from_raw_fd(fd) }, by_wd: HashMap::new() })
+        let fd = unsafe { OwnedFd::from_raw_fd(fd) };
+        Ok(Inotify { fd, by_wd: HashMap::new(), buf: vec![0; 64 << 10] })
     }
 
     /// Watches the directory `path`, number `i`.
@@ -99,8 +106,14 @@ impl Inotify {
     }
 
     /// Reads every queued event into `journal`.
-    fn drain(&self, dirs: &[Dir], journal: &mut Journal) -> io::Result<()> {
-        let mut buf = vec![0u8; 64 << 10];
+    fn drain(&mut self, dirs: &[Dir], journal: &mut Journal) -> io::Result<()> {
+        let mut buf = std::mem::take(&mut self.buf);
+        let read = self.drain_into(&mut buf, dirs, journal);
+        self.buf = buf;
+        read
+    }
+
+    fn drain_into(&self, buf: &mut [u8], dirs: &[Dir], journal: &mut Journal) -> io::Result<()> {
         loop {
             // SAFETY: `buf` is writable for its length.
             let n = unsafe { libc::read(self.fd.as_raw_fd(), buf.as_mut_ptr().cast(), buf.len()) };
@@ -142,9 +155,7 @@ impl Inotify {
                 journal.dirs.insert(i);
                 continue;
             }
-            let entries =
-                libc::IN_CREATE | libc::IN_DELETE | libc::IN_MOVED_FROM | libc::IN_MOVED_TO;
-            if mask & entries != 0 {
+            if mask & ENTRIES_CHANGED != 0 {
                 journal.dirs.insert(i);
             }
             let dir = &dirs[i];
@@ -210,7 +221,7 @@ pub fn serve(
         &mut polls,
         &listener,
         (generation, dirs),
-        &inotify,
+        &mut inotify,
         &mut journal,
         (generation_now, stop),
     );
@@ -223,7 +234,7 @@ fn serve_loop(
     polls: &mut [libc::pollfd; 2],
     listener: &UnixListener,
     (generation, dirs): (u64, &[Dir]),
-    inotify: &Inotify,
+    inotify: &mut Inotify,
     journal: &mut Journal,
     (generation_now, stop): (&dyn Fn() -> Option<u64>, &dyn Fn() -> bool),
 ) -> io::Result<Ended> {
@@ -268,7 +279,7 @@ fn answer(
     mut stream: UnixStream,
     generation: u64,
     dirs: &[Dir],
-    inotify: &Inotify,
+    inotify: &mut Inotify,
     journal: &mut Journal,
 ) -> io::Result<u64> {
     stream.set_nonblocking(false)?;

@@ -89,4 +89,6 @@ impl SearcherConfig {
 pub const LONG_LINE: usize = 32 * 1024 * 1024;
 
 /// Smallest read: most source files fit whole, so one matcher call covers them.
+/// (trawl-index's first block, whose NUL tells it a file `-I` skips, is
+/// this size: change both together.)
 pub(crate) const READ_SIZE: usize = 256 * 1024;

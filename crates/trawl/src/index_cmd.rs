@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use std::os::unix::ffi::OsStrExt;
 
 use trawl_index::build::{build, Progress};
-use trawl_index::segment::Posting;
+use trawl_index::segment::{Dir, Posting, Segment};
 use trawl_index::store::{all, Store};
 use trawl_index::update::{update, Outcome};
 use trawl_search::Cancel;
@@ -137,27 +137,32 @@ fn status(cache: &Path) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// Checks the index of `shown` against the tree, and says what changed.
-fn freshness(store: &Store, shown: &Path) -> bool {
-    let segment = match store.current() {
-        Ok(Some((segment, _))) => segment,
+/// The generation of `store` in use, and its number; None (reported)
+/// when there is none or it cannot be read.
+fn current(store: &Store, shown: &Path) -> Option<(Segment, u64)> {
+    match store.current() {
+        Ok(Some(found)) => Some(found),
         Ok(None) => {
             eprintln!("trawl: {}: no index", shown.display());
-            return false;
+            None
         }
         Err(e) => {
             eprintln!("trawl: index of {}: {e}", shown.display());
-            return false;
+            None
         }
-    };
+    }
+}
+
+/// The directories of `segment`; None (reported) when it is damaged.
+fn dirs_of<'s>(segment: &'s Segment, shown: &Path) -> Option<Vec<Dir<'s>>> {
+    segment.dirs().map_err(|e| eprintln!("trawl: index of {}: {e}", shown.display())).ok()
+}
+
+/// Checks the index of `shown` against the tree, and says what changed.
+fn freshness(store: &Store, shown: &Path) -> bool {
+    let Some((segment, _)) = current(store, shown) else { return false };
     let racy_after = segment.racy_after();
-    let dirs = match segment.dirs() {
-        Ok(d) => d,
-        Err(e) => {
-            eprintln!("trawl: index of {}: {e}", shown.display());
-            return false;
-        }
-    };
+    let Some(dirs) = dirs_of(&segment, shown) else { return false };
     let start = Instant::now();
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
     let changes = trawl_index::fresh::check(store.root(), &dirs, racy_after, threads);
@@ -187,24 +192,8 @@ fn freshness(store: &Store, shown: &Path) -> bool {
 fn watch_one(store: &Store, shown: &Path, cancel: &Cancel) -> bool {
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
     loop {
-        let (segment, generation) = match store.current() {
-            Ok(Some(found)) => found,
-            Ok(None) => {
-                eprintln!("trawl: {}: no index", shown.display());
-                return false;
-            }
-            Err(e) => {
-                eprintln!("trawl: index of {}: {e}", shown.display());
-                return false;
-            }
-        };
-        let dirs = match segment.dirs() {
-            Ok(d) => d,
-            Err(e) => {
-                eprintln!("trawl: index of {}: {e}", shown.display());
-                return false;
-            }
-        };
+        let Some((segment, generation)) = current(store, shown) else { return false };
+        let Some(dirs) = dirs_of(&segment, shown) else { return false };
         let mut ready = |n: usize| {
             if std::io::stderr().is_terminal() {
                 eprintln!(

@@ -164,28 +164,11 @@ pub fn add_find_root(
 ) -> bool {
     let Some(cache) = index_cache() else { return false };
     let Some(o) = open(&cache, path, report) else { return false };
-    let stamps = match o.segment.dir_stamps() {
-        Ok(s) => s,
-        Err(e) => {
-            report_refused(&o.store, &e, report);
-            return false;
-        }
-    };
-    let paths: Vec<&[u8]> = stamps.iter().map(|s| s.0).collect();
-    let Some(wanted) = visit::dirs_under(&paths, &o.sub) else { return false };
+    let Some((dirs, wanted)) = o.dirs(report) else { return false };
     let root = o.store.root();
-    let racy_after = o.segment.racy_after();
-    let changes = o.watched(stamps.len()).unwrap_or_else(|| {
-        trawl_index::fresh::check_dirs(root, &stamps, &wanted, racy_after, threads)
+    let changes = o.watched(dirs.len()).unwrap_or_else(|| {
+        trawl_index::fresh::check_dirs(root, &dirs, &wanted, o.segment.racy_after(), threads)
     });
-    let dirs = o.segment.dirs();
-    let dirs = match dirs {
-        Ok(d) => d,
-        Err(e) => {
-            report_refused(&o.store, &e, report);
-            return false;
-        }
-    };
     let scope = Scope {
         sub: &o.sub,
         max_depth,
