@@ -45,7 +45,7 @@ impl Extractor {
             let path = entry.path_bytes().into_owned();
             let member = member_name(name, &path);
             let inner = Member { path: &path, parent: origin.member() };
-            if self.stream_from(&member, &mut entry, depth, Origin::Member(&inner), visit)
+            if self.stream_from(&member, &mut entry, (depth, None), Origin::Member(&inner), visit)
                 == Flow::Stop
             {
                 return Flow::Stop;
@@ -104,7 +104,7 @@ impl Extractor {
                     let packed = Rc::new(Cell::new(packed));
                     let mut f = Guard::new(f, packed, self.limits.bombs);
                     let inner = Member { path: &path, parent: origin.member() };
-                    self.stream_from(&member, &mut f, depth, Origin::Member(&inner), visit)
+                    self.stream_from(&member, &mut f, (depth, None), Origin::Member(&inner), visit)
                 }
                 Err(e) => {
                     visit.error(&member, &zip_io(e));

@@ -13,13 +13,25 @@ use crate::tools::{Pages, Tool};
 use crate::{Extractor, Flow, Origin, Positional, Visit};
 
 /// What tells a document's identity to the cache.
-#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) enum Identity<'p> {
     /// A file of the tree, opened by this path: its inode and times first,
     /// its bytes on a miss.
     File(&'p [u8]),
     /// Bytes of an archive member (in an anonymous file): their hash.
     Member,
+    /// The decoded bytes of this compressed file of the tree (in an
+    /// anonymous file): the file's inode and times (with the tool's
+    /// identity and a tag: see [`decoded_key`]) first, their hash on a
+    /// miss.
+    Decoded(&'p File),
+}
+
+/// The cache key of the text of the document that the compressed file
+/// `file` decodes to, read by the tool whose identity is `tool_id` (the
+/// same bytes always decode the same way).
+fn decoded_key(file: &File, tool_id: &[u8]) -> io::Result<Vec<u8>> {
+    stat_key(file, &[tool_id, b"\0decoded"].concat())
 }
 
 /// Texts larger than this are searched but not cached.
@@ -98,13 +110,19 @@ impl Extractor {
         // miss: copies, moves and members hit).
         let mut keys: Vec<Vec<u8>> = Vec::new();
         if let (Some(cache), Some(tool_id)) = (cache, tool_id) {
-            if let Identity::File(_) = identity {
-                if let Ok(key) = stat_key(&document, tool_id) {
-                    if let Some(flow) = self.cached(cache, tool, &key, &[], name, origin, visit) {
-                        return Some(flow);
+            match identity {
+                Identity::File(_) => {
+                    if let Ok(key) = stat_key(&document, tool_id) {
+                        if let Some(flow) = self.cached(cache, tool, &key, &[], name, origin, visit)
+                        {
+                            return Some(flow);
+                        }
+                        keys.push(key);
                     }
-                    keys.push(key);
                 }
+                // Asked before the file was decoded (decoded_cached).
+                Identity::Decoded(file) => keys.extend(decoded_key(file, tool_id).ok()),
+                Identity::Member => {}
             }
             if let Ok(key) = content_key(Positional { file: &document, at: 0 }, tool_id) {
                 let aliases: Vec<&[u8]> = keys.iter().map(Vec::as_slice).collect();
@@ -116,7 +134,7 @@ impl Extractor {
         }
         let path = match identity {
             Identity::File(path) => Some(path),
-            Identity::Member => None,
+            Identity::Member | Identity::Decoded(_) => None,
         };
         // A tool that reads the path reads what is there when it runs: if
         // the file was replaced meanwhile, its text is not cached.
@@ -166,6 +184,30 @@ impl Extractor {
                 Some(Flow::Continue)
             }
         }
+    }
+
+    /// Answers from the cache for the document of kind `kind` that the
+    /// compressed file `file` of the tree decodes to, when a run before
+    /// read it (None: decode it). Office files are not: their tool
+    /// depends on what is inside.
+    pub(crate) fn decoded_cached(
+        &self,
+        file: &File,
+        name: &[u8],
+        kind: Kind,
+        visit: &mut dyn Visit,
+    ) -> Option<Flow> {
+        let b = &self.builtins;
+        let tool = match kind {
+            Kind::Pdf => &b.pdf,
+            Kind::PostScript => &b.postscript,
+            Kind::Dvi => &b.dvi,
+            Kind::Configured(i) => &self.configured.get(i)?.tool,
+            _ => return None,
+        };
+        let key = decoded_key(file, tool.identity()?).ok()?;
+        let cache = self.cache_for(name, visit)?;
+        self.cached(cache, tool, &key, &[], name, Origin::Whole, visit)
     }
 
     /// Answers from the cache, if it holds `key`; then makes each alias

@@ -161,7 +161,23 @@ impl Cache {
              -- from the rows, whose size column sits after the text's
              -- overflow pages (a scan of them made a first run quadratic).
              CREATE INDEX IF NOT EXISTS texts_size ON texts (size);
-             CREATE TABLE IF NOT EXISTS aliases (key BLOB PRIMARY KEY, target BLOB NOT NULL);",
+             CREATE TABLE IF NOT EXISTS aliases (key BLOB PRIMARY KEY, target BLOB NOT NULL);
+             -- Packs (see crate::pack): an archive's members' texts, each
+             -- a zstd frame in a row of its own (a read at an offset into
+             -- one big value would walk its overflow pages from the start).
+             CREATE TABLE IF NOT EXISTS packs (
+                 key BLOB PRIMARY KEY,
+                 count INTEGER NOT NULL,
+                 size INTEGER NOT NULL,
+                 used INTEGER NOT NULL);
+             CREATE TABLE IF NOT EXISTS pack_members (
+                 pack INTEGER NOT NULL,
+                 k INTEGER NOT NULL,
+                 meta BLOB NOT NULL,
+                 data BLOB NOT NULL,
+                 PRIMARY KEY (pack, k));
+             CREATE INDEX IF NOT EXISTS packs_used ON packs (used);
+             CREATE INDEX IF NOT EXISTS packs_size ON packs (size);",
         )?;
         let schema: Option<i64> = conn
             .query_row("SELECT value FROM meta WHERE name = 'schema'", [], |r| r.get(0))
@@ -245,26 +261,111 @@ impl Cache {
         self.evict(&mut conn)
     }
 
-    /// Removes the least recently used texts while the total is over the
-    /// limit (down to nine tenths of it).
+    /// Stores a pack (see [`crate::pack`]) under `key`: each member's
+    /// description and frame, in order.
+    pub(crate) fn put_pack(
+        &self,
+        key: &[u8],
+        members: impl Iterator<Item = io::Result<(Vec<u8>, Vec<u8>)>>,
+    ) -> rusqlite::Result<()> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        if let Some(old) = tx
+            .query_row("SELECT rowid FROM packs WHERE key = ?1", [key], |r| r.get::<_, i64>(0))
+            .optional()?
+        {
+            tx.execute("DELETE FROM pack_members WHERE pack = ?1", [old])?;
+            tx.execute("DELETE FROM packs WHERE rowid = ?1", [old])?;
+        }
+        tx.execute(
+            "INSERT INTO packs (key, count, size, used) VALUES (?1, 0, 0, ?2)",
+            params![key, now()],
+        )?;
+        let pack = tx.last_insert_rowid();
+        let (mut count, mut size) = (0i64, 0i64);
+        {
+            let mut insert = tx.prepare(
+                "INSERT INTO pack_members (pack, k, meta, data) VALUES (?1, ?2, ?3, ?4)",
+            )?;
+            for m in members {
+                let (meta, frame) = m.map_err(io_sql)?;
+                insert.execute(params![pack, count, meta, frame])?;
+                count += 1;
+                size += (meta.len() + frame.len()) as i64;
+            }
+        }
+        tx.execute(
+            "UPDATE packs SET count = ?1, size = ?2 WHERE rowid = ?3",
+            params![count, size, pack],
+        )?;
+        tx.commit()?;
+        self.evict(&mut conn)
+    }
+
+    /// The row and member count of the pack stored under `key`.
+    pub(crate) fn pack(&self, key: &[u8]) -> rusqlite::Result<Option<(i64, u32)>> {
+        let conn = self.conn();
+        let row: Option<(i64, i64, i64)> = conn
+            .query_row("SELECT rowid, count, used FROM packs WHERE key = ?1", [key], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })
+            .optional()?;
+        let Some((row, count, used)) = row else { return Ok(None) };
+        let now = now();
+        if now - used > 3600 {
+            conn.execute("UPDATE packs SET used = ?1 WHERE rowid = ?2", params![now, row])?;
+        }
+        Ok(Some((row, count as u32)))
+    }
+
+    /// The description and frame of member `k` of the pack in `row`.
+    pub(crate) fn pack_member(
+        &self,
+        row: i64,
+        k: u32,
+    ) -> rusqlite::Result<Option<(Vec<u8>, Vec<u8>)>> {
+        let conn = self.conn();
+        let mut stmt =
+            conn.prepare_cached("SELECT meta, data FROM pack_members WHERE pack = ?1 AND k = ?2")?;
+        stmt.query_row(params![row, k], |r| Ok((r.get(0)?, r.get(1)?))).optional()
+    }
+
+    /// Removes the least recently used texts and packs while the total is
+    /// over the limit (down to nine tenths of it).
     fn evict(&self, conn: &mut Connection) -> rusqlite::Result<()> {
-        let total: i64 =
-            conn.query_row("SELECT COALESCE(SUM(size), 0) FROM texts", [], |r| r.get(0))?;
+        let total: i64 = conn.query_row(
+            "SELECT (SELECT COALESCE(SUM(size), 0) FROM texts)
+                  + (SELECT COALESCE(SUM(size), 0) FROM packs)",
+            [],
+            |r| r.get(0),
+        )?;
         if (total as u64) <= self.limit {
             return Ok(());
         }
         let mut excess = total - (self.limit / 10 * 9) as i64;
         let tx = conn.transaction()?;
         {
-            let mut oldest = tx.prepare("SELECT key, size FROM texts ORDER BY used LIMIT 256")?;
-            let victims: Vec<(Vec<u8>, i64)> =
-                oldest.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect::<Result<_, _>>()?;
-            for (key, size) in victims {
+            let mut oldest = tx.prepare(
+                "SELECT 0, key, size, used FROM texts
+                 UNION ALL SELECT 1, key, size, used FROM packs
+                 ORDER BY 4 LIMIT 256",
+            )?;
+            let mut pack_of = tx.prepare("SELECT rowid FROM packs WHERE key = ?1")?;
+            let victims: Vec<(i64, Vec<u8>, i64)> = oldest
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+                .collect::<Result<_, _>>()?;
+            for (table, key, size) in victims {
                 if excess <= 0 {
                     break;
                 }
-                tx.execute("DELETE FROM texts WHERE key = ?1", [&key])?;
-                tx.execute("DELETE FROM aliases WHERE target = ?1", [&key])?;
+                if table == 0 {
+                    tx.execute("DELETE FROM texts WHERE key = ?1", [&key])?;
+                    tx.execute("DELETE FROM aliases WHERE target = ?1", [&key])?;
+                } else {
+                    let row: i64 = pack_of.query_row([&key], |r| r.get(0))?;
+                    tx.execute("DELETE FROM pack_members WHERE pack = ?1", [row])?;
+                    tx.execute("DELETE FROM packs WHERE rowid = ?1", [row])?;
+                }
                 excess -= size;
             }
         }
@@ -275,7 +376,9 @@ impl Cache {
     pub fn stats(&self) -> rusqlite::Result<(u64, u64, u64)> {
         let conn = self.conn();
         let (n, failed, bytes): (i64, i64, i64) = conn.query_row(
-            "SELECT COUNT(*), COUNT(failure), COALESCE(SUM(size), 0) FROM texts",
+            "SELECT COUNT(*) + (SELECT COUNT(*) FROM packs), COUNT(failure),
+                    COALESCE(SUM(size), 0) + (SELECT COALESCE(SUM(size), 0) FROM packs)
+             FROM texts",
             [],
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )?;
@@ -285,7 +388,10 @@ impl Cache {
     /// Removes every entry.
     pub fn clear(&self) -> rusqlite::Result<()> {
         let conn = self.conn();
-        conn.execute_batch("DELETE FROM texts; DELETE FROM aliases; VACUUM;")
+        conn.execute_batch(
+            "DELETE FROM texts; DELETE FROM aliases; DELETE FROM packs; DELETE FROM pack_members;
+             VACUUM;",
+        )
     }
 }
 
@@ -300,6 +406,11 @@ fn remove_database(path: &Path) {
 
 fn now() -> i64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
+}
+
+/// An I/O error as an SQLite error.
+fn io_sql(e: io::Error) -> rusqlite::Error {
+    rusqlite::Error::ToSqlConversionFailure(Box::new(e))
 }
 
 /// An SQLite error as an I/O error.

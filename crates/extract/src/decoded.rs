@@ -43,7 +43,8 @@ impl Extractor {
         let key = stat_key(file, tool.as_bytes()).ok()?;
         if let Ok(Some(entry)) = cache.get(&key) {
             if entry.failure.is_none() {
-                return Some(self.stream_from(name, &mut entry.text(), 1, Origin::Whole, visit));
+                let at = (1, Some(file));
+                return Some(self.stream_from(name, &mut entry.text(), at, Origin::Whole, visit));
             }
         }
         let mut recorder = Recorder::new(MAX_CACHED);
@@ -55,7 +56,7 @@ impl Extractor {
             }
         };
         let mut tee = Tee { inner: &mut decoded, recorder: &mut recorder, eof: false };
-        let flow = self.stream_from(name, &mut tee, 1, Origin::Whole, visit);
+        let flow = self.stream_from(name, &mut tee, (1, Some(file)), Origin::Whole, visit);
         if flow == Flow::Continue && !tee.eof {
             // An archive ends before its stream does (padding): the rest is
             // read for the cache.

@@ -64,6 +64,7 @@ mod external;
 mod guard;
 mod kind;
 mod ole;
+pub mod pack;
 mod spool;
 pub mod tools;
 
@@ -199,6 +200,8 @@ pub struct Extractor {
     builtins: tools::Builtins,
     /// The user's, asked first.
     configured: Vec<configured::Configured>,
+    /// The hash of [`Extractor::signature`], made once.
+    signature_hash: std::sync::OnceLock<[u8; 32]>,
 }
 
 impl Default for Extractor {
@@ -219,6 +222,7 @@ impl Extractor {
             cache: std::sync::OnceLock::new(),
             builtins: tools::Builtins::default(),
             configured: Vec::new(),
+            signature_hash: std::sync::OnceLock::new(),
         }
     }
 
@@ -307,7 +311,9 @@ impl Extractor {
             Kind::Compressed(codec) if decoded::is_slow(codec) && self.limits.max_depth > 0 => {
                 match self.slow_decoded(name, file, codec, visit) {
                     Some(flow) => flow,
-                    None => self.stream_from(name, &mut &*file, 0, Origin::Whole, visit),
+                    None => {
+                        self.stream_from(name, &mut &*file, (0, Some(file)), Origin::Whole, visit)
+                    }
                 }
             }
             kind if kind.is_document() && self.limits.documents => match file.try_clone() {
@@ -323,7 +329,7 @@ impl Extractor {
                     Flow::Continue
                 }
             },
-            _ => self.stream_from(name, &mut &*file, 0, Origin::Whole, visit),
+            _ => self.stream_from(name, &mut &*file, (0, Some(file)), Origin::Whole, visit),
         }
     }
 
@@ -335,15 +341,18 @@ impl Extractor {
         depth: usize,
         visit: &mut dyn Visit,
     ) -> Flow {
-        self.stream_from(name, r, depth, Origin::Whole, visit)
+        self.stream_from(name, r, (depth, None), Origin::Whole, visit)
     }
 
-    /// Visits the text inside `r`, which is `origin`.
+    /// Visits the text inside `r`, which is `origin`, `depth` containers
+    /// down; `whole` is the file of the tree `r` is all of (decoded), if
+    /// any (a document inside it is known to the cache by the file's stat
+    /// key too, so a later run needs not decode it).
     fn stream_from(
         &self,
         name: &[u8],
         r: &mut dyn Read,
-        depth: usize,
+        (depth, whole): (usize, Option<&File>),
         origin: Origin<'_>,
         visit: &mut dyn Visit,
     ) -> Flow {
@@ -360,18 +369,26 @@ impl Extractor {
         } else {
             Kind::Plain
         };
-        let mut whole = (&head[..n]).chain(r);
+        let mut rest = (&head[..n]).chain(r);
         match kind {
-            Kind::Plain => visit.text(name, &mut whole, origin),
-            Kind::Compressed(codec) => match decode::guarded(codec, whole, self.limits.bombs) {
-                Ok(mut decoded) => self.stream_from(name, &mut decoded, depth + 1, origin, visit),
+            Kind::Plain => visit.text(name, &mut rest, origin),
+            Kind::Compressed(codec) => match decode::guarded(codec, rest, self.limits.bombs) {
+                Ok(mut decoded) => {
+                    self.stream_from(name, &mut decoded, (depth + 1, whole), origin, visit)
+                }
                 Err(e) => {
                     visit.error(name, &e);
                     Flow::Continue
                 }
             },
             Kind::Pdf | Kind::PostScript | Kind::Dvi | Kind::Ole | Kind::Configured(_) => {
-                let mut document = match spool::Spooled::copy(whole, 0) {
+                // A compressed document of the tree: known by its file's
+                // stat key when a run before read it.
+                let file = whole.filter(|_| depth > 0 && origin == Origin::Whole);
+                if let Some(flow) = file.and_then(|f| self.decoded_cached(f, name, kind, visit)) {
+                    return flow;
+                }
+                let mut document = match spool::Spooled::copy(rest, 0) {
                     Ok(spool::Spooled::File(f)) => f,
                     Ok(spool::Spooled::Memory(_)) => unreachable!("nothing is held in memory"),
                     Err(e) => {
@@ -386,7 +403,10 @@ impl Extractor {
                         return Flow::Continue;
                     }
                 };
-                let identity = by_tool::Identity::Member;
+                let identity = match file {
+                    Some(file) => by_tool::Identity::Decoded(file),
+                    None => by_tool::Identity::Member,
+                };
                 match self.document(name, for_child, kind, identity, origin, visit) {
                     Some(flow) => flow,
                     None => match document.rewind() {
@@ -398,8 +418,8 @@ impl Extractor {
                     },
                 }
             }
-            Kind::Tar => self.tar(name, whole, depth + 1, origin, visit),
-            Kind::Zip => match spool::Spooled::copy(whole, self.limits.spool_in_memory) {
+            Kind::Tar => self.tar(name, rest, depth + 1, origin, visit),
+            Kind::Zip => match spool::Spooled::copy(rest, self.limits.spool_in_memory) {
                 Ok(spooled) => self.zip(name, spooled, depth + 1, origin, visit),
                 Err(e) => {
                     visit.error(name, &e);

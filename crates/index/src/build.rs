@@ -18,9 +18,10 @@ use std::sync::{Condvar, Mutex};
 
 use crate::grams::GramSet;
 use crate::segment::{
-    looks_random, nanos, Class, Dir, Entry, EntryType, Extracted, Stamp, StatKey, EXTRACTED,
+    looks_random, nanos, Blob, Class, Dir, Entry, EntryType, Extracted, Side, SideRow, Stamp,
+    StatKey, EXTRACTED, FILTERED, STREAM,
 };
-use crate::spill::{Merge, RunWriter};
+use crate::spill::{Blobs, Merge, RunWriter};
 
 /// How far a build has come (read while it runs, for progress).
 #[derive(Debug, Default)]
@@ -47,15 +48,42 @@ pub struct Built {
     pub started_ns: i64,
     /// The next free entry number.
     pub next_id: u32,
+    /// The next free stream number.
+    pub next_stream: u32,
+    /// What some numbers have beside postings (filters' bits in `blobs`).
+    pub sides: Vec<SideRow<'static>>,
+    /// The filters' bits.
+    pub blobs: Blobs,
 }
 
 /// Extracted text for the index: what a search that extracts (archive
 /// members, documents' text) reads of a file.
 pub trait Texts: Sync {
-    /// Feeds the text inside `file` (opened as `path`) to `out`, in
-    /// pieces; None when the file is searched as its bytes, Some(false)
-    /// when some of its text could not be extracted.
-    fn texts(&self, path: &Path, file: &File, out: &mut dyn FnMut(&[u8])) -> Option<bool>;
+    /// Feeds the text streams inside `file` (opened as `path`) to `out`,
+    /// each begun with [`TextSink::begin`] and given in pieces; None when
+    /// the file is searched as its bytes, Some(false) when some of its
+    /// text could not be extracted.
+    fn texts(&self, path: &Path, file: &File, out: &mut dyn TextSink) -> Option<bool>;
+}
+
+/// How a text stream of a file is indexed.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum StreamKind {
+    /// As part of the file's one text (a document's, a compressed file's,
+    /// a small archive's members together).
+    Part,
+    /// As a member of its own: an archive whose members' texts a search
+    /// can read one by one (see [`Extracted::Streams`]). A file's streams
+    /// are all parts or all members.
+    Member,
+}
+
+/// Receives the text streams of a file.
+pub trait TextSink {
+    /// A new stream begins.
+    fn begin(&mut self, kind: StreamKind);
+    /// More of the stream's text.
+    fn add(&mut self, text: &[u8]);
 }
 
 /// Where a read of the tree starts.
@@ -64,6 +92,8 @@ pub struct Start<'k> {
     pub dirs: Vec<PathBuf>,
     /// The first free entry number.
     pub first_id: u32,
+    /// The first free stream number.
+    pub first_stream: u32,
     /// Directories (relative paths) whose records exist already: met as
     /// entries, they are not read.
     pub known: Option<&'k HashSet<Vec<u8>>>,
@@ -82,7 +112,10 @@ struct Shared<'a> {
     queue: Mutex<(Vec<PathBuf>, usize)>,
     wake: Condvar,
     next_id: AtomicU32,
+    next_stream: AtomicU32,
     dirs: Mutex<Vec<(u32, Dir<'static>)>>,
+    sides: Mutex<Vec<SideRow<'static>>>,
+    blobs: Blobs,
     errors: Mutex<Vec<(PathBuf, io::Error)>>,
     /// Each thread's spilled runs, once it is done.
     runs: Mutex<Vec<RunWriter>>,
@@ -104,7 +137,8 @@ pub fn build(
     progress: &Progress,
     texts: Option<&dyn Texts>,
 ) -> io::Result<Built> {
-    let start = Start { dirs: vec![PathBuf::new()], first_id: 0, known: None, texts };
+    let start =
+        Start { dirs: vec![PathBuf::new()], first_id: 0, first_stream: 0, known: None, texts };
     read(root, spill_dir, threads, progress, start)
 }
 
@@ -125,7 +159,10 @@ pub fn read(
         queue: Mutex::new((start.dirs, 0)),
         wake: Condvar::new(),
         next_id: AtomicU32::new(start.first_id),
+        next_stream: AtomicU32::new(start.first_stream),
         dirs: Mutex::new(Vec::new()),
+        sides: Mutex::new(Vec::new()),
+        blobs: Blobs::new(spill_dir)?,
         errors: Mutex::new(Vec::new()),
         runs: Mutex::new(Vec::new()),
         spill_error: Mutex::new(None),
@@ -153,6 +190,9 @@ pub fn read(
         errors: shared.errors.into_inner().unwrap_or_else(|p| p.into_inner()),
         started_ns,
         next_id,
+        next_stream: shared.next_stream.into_inner(),
+        sides: shared.sides.into_inner().unwrap_or_else(|p| p.into_inner()),
+        blobs: shared.blobs,
     })
 }
 
@@ -197,6 +237,22 @@ impl Shared<'_> {
     /// Spilling failed: the build fails (the first error is kept).
     fn spill_failed(&self, e: io::Error) {
         self.spill_error.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(e);
+    }
+
+    /// Keeps the filter of the distinct `grams` of `number`'s text.
+    fn filter(&self, number: u32, grams: &[u32]) {
+        self.side(number, &crate::filter::make(grams), Side::Filter);
+    }
+
+    /// Keeps a side row of `number` whose bytes are `bytes`.
+    fn side(&self, number: u32, bytes: &[u8], side: fn(Blob<'static>) -> Side<'static>) {
+        match self.blobs.put(bytes) {
+            Ok((at, len, crc)) => {
+                let side = side(Blob::Spilled(at, len, crc));
+                self.sides.lock().unwrap_or_else(|p| p.into_inner()).push(SideRow { number, side });
+            }
+            Err(e) => self.spill_failed(e),
+        }
     }
 }
 
@@ -346,37 +402,123 @@ fn index_file(
             entry.class = if binary { Class::Binary } else { Class::Text };
             shared.progress.files.fetch_add(1, Ordering::Relaxed);
             let raw = grams.take_sorted();
-            if looks_random(raw.len(), entry.key.size) {
+            let random = looks_random(raw.len(), entry.key.size);
+            if random {
                 entry.class = Class::Unindexed;
             } else {
                 postings.add(id, &raw);
             }
             if let Some(texts) = shared.texts {
                 use std::io::Seek;
-                let mut fed = 0u64;
+                let mut sink = Sink {
+                    shared,
+                    grams,
+                    postings,
+                    fed: 0,
+                    parts: 0,
+                    member_open: false,
+                    members: Vec::new(),
+                };
                 let found = match (&f).seek(io::SeekFrom::Start(0)) {
-                    Ok(_) => texts.texts(path, &f, &mut |chunk| {
-                        fed += chunk.len() as u64;
-                        grams.add(chunk)
-                    }),
+                    Ok(_) => texts.texts(path, &f, &mut sink),
                     Err(_) => Some(false),
                 };
-                let text = grams.take_sorted();
-                entry.extracted = match found {
-                    None => Extracted::Nothing,
-                    Some(true) if looks_random(text.len(), fed) => Extracted::Unindexed,
-                    Some(true) => Extracted::Text,
-                    Some(false) => Extracted::Failed,
-                };
-                if entry.extracted == Extracted::Text {
-                    postings.add(id | EXTRACTED, &text);
-                }
+                entry.extracted = sink.finish(id, found);
+            }
+            // Random bytes are filtered when they are what searches read:
+            // a file with extracted text (a PDF, a zip) is read as its
+            // bytes only by a search that does not extract, which reads
+            // it whole (a filter of the compressed streams of every PDF
+            // would be half their size).
+            if random && entry.extracted == Extracted::Nothing {
+                shared.filter(id, &raw);
             }
         }
         Err(e) => {
             grams.take_sorted();
             entry.class = Class::Unreadable;
             shared.errors.lock().unwrap_or_else(|p| p.into_inner()).push((path.to_path_buf(), e));
+        }
+    }
+}
+
+/// Where a file's extracted text goes: the grams of its parts are
+/// gathered into one set, each member's are posted under a stream number
+/// of its own when it ends.
+struct Sink<'s, 'a, 'p, 'q> {
+    shared: &'s Shared<'a>,
+    grams: &'s mut GramSet,
+    postings: &'s mut Pending<'p, 'q>,
+    /// Bytes of the open member, or of all the parts.
+    fed: u64,
+    /// Parts begun.
+    parts: u64,
+    /// A member's stream is open.
+    member_open: bool,
+    /// Members ended: their stream numbers (with FILTERED when filtered).
+    members: Vec<u32>,
+}
+
+impl TextSink for Sink<'_, '_, '_, '_> {
+    fn begin(&mut self, kind: StreamKind) {
+        if self.member_open {
+            self.end_member();
+        }
+        match kind {
+            StreamKind::Part => self.parts += 1,
+            StreamKind::Member => self.member_open = true,
+        }
+    }
+
+    fn add(&mut self, text: &[u8]) {
+        self.fed += text.len() as u64;
+        self.grams.add(text);
+    }
+}
+
+impl Sink<'_, '_, '_, '_> {
+    /// Posts (or filters) the member whose text was fed since it began.
+    fn end_member(&mut self) {
+        let grams = self.grams.take_sorted();
+        let n = self.shared.next_stream.fetch_add(1, Ordering::Relaxed);
+        if looks_random(grams.len(), self.fed) {
+            self.shared.filter(STREAM | n, &grams);
+            self.members.push(n | FILTERED);
+        } else {
+            self.postings.add(STREAM | n, &grams);
+            self.members.push(n);
+        }
+        self.fed = 0;
+        self.member_open = false;
+    }
+
+    /// What the extraction (`found`, as [`Texts::texts`] returned it)
+    /// made of the file numbered `id`; its text posted.
+    fn finish(mut self, id: u32, found: Option<bool>) -> Extracted {
+        if self.member_open {
+            self.end_member();
+        }
+        let text = self.grams.take_sorted();
+        let members = !self.members.is_empty();
+        match found {
+            None => Extracted::Nothing,
+            Some(false) => Extracted::Failed,
+            // Parts and members together are not told apart: the file is
+            // always read.
+            Some(true) if members && self.parts > 0 => Extracted::Failed,
+            Some(true) if members => {
+                let list: Vec<u8> = self.members.iter().flat_map(|n| n.to_le_bytes()).collect();
+                self.shared.side(id | EXTRACTED, &list, Side::Streams);
+                Extracted::Streams
+            }
+            Some(true) if looks_random(text.len(), self.fed) => {
+                self.shared.filter(id | EXTRACTED, &text);
+                Extracted::Unindexed
+            }
+            Some(true) => {
+                self.postings.add(id | EXTRACTED, &text);
+                Extracted::Text
+            }
         }
     }
 }
@@ -459,24 +601,48 @@ mod tests {
         std::os::unix::fs::symlink("d0", root.path().join("link")).unwrap();
         let spill = tempfile::tempdir().unwrap();
         // Files named *7.txt have a "text" (their bytes reversed), indexed
-        // under their numbers with the high bit: two growing series of
-        // numbers per thread, which the runs must keep in order.
+        // under their numbers with the high bit; files named *5.txt are
+        // "archives" of two members (the halves of their bytes), each
+        // indexed under a stream number: three growing series of numbers
+        // per thread, which the runs must keep in order.
         struct Reversed;
         impl Texts for Reversed {
-            fn texts(&self, path: &Path, file: &File, out: &mut dyn FnMut(&[u8])) -> Option<bool> {
-                if !path.to_string_lossy().ends_with("7.txt") {
-                    return None;
-                }
+            fn texts(&self, path: &Path, file: &File, out: &mut dyn TextSink) -> Option<bool> {
+                let name = path.to_string_lossy();
                 let mut bytes = Vec::new();
                 (&*file).read_to_end(&mut bytes).ok()?;
+                if name.ends_with("5.txt") {
+                    let (a, b) = bytes.split_at(bytes.len() / 2);
+                    for half in [a, b] {
+                        out.begin(StreamKind::Member);
+                        out.add(half);
+                    }
+                    return Some(true);
+                }
+                if !name.ends_with("7.txt") {
+                    return None;
+                }
                 bytes.reverse();
-                out(&bytes);
+                out.begin(StreamKind::Part);
+                out.add(&bytes);
                 Some(true)
             }
         }
         let built =
             build(root.path(), spill.path(), 3, &Progress::default(), Some(&Reversed)).unwrap();
         assert!(built.errors.is_empty());
+        let streams: BTreeMap<u32, Vec<u32>> = built
+            .sides
+            .iter()
+            .map(|r| match &r.side {
+                Side::Streams(Blob::Spilled(at, len, _)) => {
+                    let list = built.blobs.read(*at, *len).unwrap();
+                    let list = list.chunks(4).map(|c| u32::from_le_bytes(c.try_into().unwrap()));
+                    (r.number, list.collect())
+                }
+                other => panic!("{other:?}"),
+            })
+            .collect();
         // Entry numbers: each directory's entries, in order.
         let mut numbered = Vec::new();
         for d in &built.dirs {
@@ -515,6 +681,19 @@ mod tests {
                     want.entry(g).or_default().push(id as u32 | EXTRACTED);
                 }
             }
+            let members = path.ends_with("5.txt");
+            assert_eq!(entry.extracted == Extracted::Streams, members, "{path}");
+            if members {
+                let list = &streams[&(id as u32 | EXTRACTED)];
+                let (a, b) = text.split_at(text.len() / 2);
+                assert_eq!(list.len(), 2, "{path}");
+                for (half, n) in [a, b].into_iter().zip(list) {
+                    set.add(half);
+                    for g in set.take_sorted() {
+                        want.entry(g).or_default().push(STREAM | n);
+                    }
+                }
+            }
         }
         for ids in want.values_mut() {
             ids.sort_unstable();
@@ -528,5 +707,10 @@ mod tests {
             .collect();
         assert_eq!(got.len(), want.len());
         assert!(got == want, "postings differ");
+        // Every archive's members have numbers of their own.
+        assert_eq!(streams.len(), 300 / 10);
+        let all: std::collections::BTreeSet<u32> = streams.values().flatten().copied().collect();
+        assert_eq!(all.len(), 2 * streams.len());
+        assert_eq!(built.next_stream as usize, all.len());
     }
 }

@@ -5,7 +5,8 @@
 //!
 //! Built so far: the query planner ([`plan`]: from a pattern's syntax tree
 //! to the trigrams a matching line must hold), the trigrams of a text
-//! ([`grams`]), the index file ([`segment`]), where indexes live and how a
+//! ([`grams`]) and the filter of a text that looks random ([`filter`]),
+//! the index file ([`segment`]), where indexes live and how a
 //! new one replaces the old ([`store`]), the parallel build ([`build`]) and
 //! the check that the index is still true ([`fresh`]), and what a search
 //! served by the index visits ([`visit`]), and the watcher that can
@@ -13,6 +14,7 @@
 #![deny(missing_docs)]
 
 pub mod build;
+pub mod filter;
 pub mod fresh;
 pub mod grams;
 pub mod plan;

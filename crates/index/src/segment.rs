@@ -14,13 +14,23 @@
 //! left in place, unreferenced), so the postings of everything unchanged
 //! are copied as they are.
 //!
-//! Sections: `META` (when the build began, the next free entry number,
-//! then the root), `DIRS` (each directory's path and stamps,
-//! and its range of entries), `ENTRIES` (name, type, stat key, class of
-//! every entry), `NAMES` (the bytes of paths and names), `GRAMS` (each
-//! gram's postings: offset, length, checksum, sorted by gram; checked
-//! block by block against `FENCES`, a row per block: its first gram and
-//! checksum) and `POSTINGS` (roaring bitmaps of entry numbers).
+//! Sections: `META` (when the build began, the next free entry and
+//! stream numbers, the extraction's signature, then the root), `DIRS`
+//! (each directory's path and stamps, and its range of entries),
+//! `ENTRIES` (name, type, stat key, class of every entry), `NAMES` (the
+//! bytes of paths and names), `SIDES` (what some numbers have beside
+//! postings, by number: the [`crate::filter`] of a text that looks random,
+//! the range of stream numbers of an archive whose members are indexed
+//! one by one) and `BLOBS` (the filters' bits, each checked against its
+//! side row's checksum when read), `GRAMS` (each gram's postings: offset,
+//! length, checksum, sorted by gram; checked block by block against
+//! `FENCES`, a row per block: its first gram and checksum) and `POSTINGS`
+//! (roaring bitmaps of numbers).
+//!
+//! Numbers: an entry's bytes are posted under its number (below
+//! [`ID_LIMIT`]), its extracted text under the number with [`EXTRACTED`]
+//! set, and the text of each member of an archive indexed member by
+//! member under a stream number with [`STREAM`] set.
 
 use std::borrow::Cow;
 use std::fs::File;
@@ -32,7 +42,7 @@ use roaring::RoaringBitmap;
 pub const MAGIC: &[u8; 8] = b"TRAWLIX\x01";
 /// Bumped whenever the layout or the meaning of a field changes: an index
 /// of another version is rebuilt, not misread.
-pub const VERSION: u32 = 7;
+pub const VERSION: u32 = 8;
 
 const TAG_META: u32 = 1;
 const TAG_DIRS: u32 = 2;
@@ -41,7 +51,9 @@ const TAG_NAMES: u32 = 4;
 const TAG_GRAMS: u32 = 5;
 const TAG_POSTINGS: u32 = 6;
 const TAG_FENCES: u32 = 7;
-const SECTIONS: usize = 7;
+const TAG_SIDES: u32 = 8;
+const TAG_BLOBS: u32 = 9;
+const SECTIONS: usize = 9;
 const HEADER: usize = 16 + SECTIONS * 32;
 
 /// A file changed twice within one tick of the file system's clock keeps
@@ -61,6 +73,10 @@ const GRAM_SIZE: usize = 20;
 /// row per block (its first gram and its checksum), are checked whole.
 const BLOCK_ROWS: usize = 1024;
 const FENCE_SIZE: usize = 8;
+const SIDE_SIZE: usize = 24;
+/// The fixed part of `META`: when the build began, the next free entry
+/// and stream numbers, the length of the extraction's signature.
+const META_FIXED: usize = 20;
 
 /// A time in nanoseconds since the epoch, from stat's seconds and
 /// nanoseconds (the one form stamps and keys are kept and compared in).
@@ -82,7 +98,7 @@ pub struct Stamp {
 }
 
 /// A file's stat key: when it holds, the file's bytes are the ones indexed.
-#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, Eq, Hash, PartialEq)]
 pub struct StatKey {
     /// Inode.
     pub ino: u64,
@@ -184,8 +200,9 @@ pub enum Class {
     /// Could not be read when indexed: always searched.
     Unreadable,
     /// Bytes that look random (compressed, images: nearly every gram is
-    /// new): not indexed, always searched by a search of bytes (a `.gz`
-    /// held 2 GB of such postings in the documents corpus's index).
+    /// new): not posted (a `.gz` held 2 GB of such postings in the
+    /// documents corpus's index) but filtered: a [`Side::Filter`] under
+    /// its number.
     Unindexed,
 }
 
@@ -215,6 +232,82 @@ pub struct Entry<'a> {
 /// set (those of its bytes, the number itself).
 pub const EXTRACTED: u32 = 1 << 31;
 
+/// The postings of an archive member's text (archives indexed member by
+/// member, see [`Extracted::Streams`]) hold its stream number with these
+/// bits set.
+pub const STREAM: u32 = 3 << 30;
+
+/// Entry and stream numbers stay below this (the bits above tell what a
+/// posted number is).
+pub const ID_LIMIT: u32 = 1 << 30;
+
+/// What a number has beside its postings.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum Side<'a> {
+    /// Its text looks random: not posted, but filtered (see
+    /// [`crate::filter`]).
+    Filter(Blob<'a>),
+    /// Its text is an archive's members, each indexed under its own
+    /// stream number: the numbers (without [`STREAM`]; with
+    /// [`FILTERED`] when the member's text is filtered rather than
+    /// posted), little-endian, in the order a search visits the members.
+    Streams(Blob<'a>),
+}
+
+/// In a [`Side::Streams`] list, a stream number with this bit has a
+/// filter instead of postings (its text looks random).
+pub const FILTERED: u32 = 1 << 30;
+
+/// The bytes of a side row (a filter, a list of streams): in memory or an index being read, or
+/// spilled by a build.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum Blob<'a> {
+    /// These bytes.
+    Bytes(Cow<'a, [u8]>),
+    /// Bytes a build spilled: offset, length and checksum in
+    /// [`crate::spill::Blobs`].
+    Spilled(u64, u32, u32),
+}
+
+impl Blob<'_> {
+    /// Its length in bytes.
+    pub fn len(&self) -> u64 {
+        match self {
+            Blob::Bytes(b) => b.len() as u64,
+            Blob::Spilled(_, len, _) => u64::from(*len),
+        }
+    }
+
+    /// Whether it holds no bytes.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// A side row: what `number` has beside its postings.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct SideRow<'a> {
+    /// The number (with [`EXTRACTED`] or [`STREAM`] as posted).
+    pub number: u32,
+    /// What it has.
+    pub side: Side<'a>,
+}
+
+impl SideRow<'_> {
+    fn blob(&self) -> &Blob<'_> {
+        match &self.side {
+            Side::Filter(b) | Side::Streams(b) => b,
+        }
+    }
+
+    fn what(&self) -> u8 {
+        match self.side {
+            Side::Filter(_) => 1,
+            Side::Streams(_) => 2,
+        }
+    }
+}
+
 /// What extraction (when the index was built with it) made of a file.
 #[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
 pub enum Extracted {
@@ -228,9 +321,14 @@ pub enum Extracted {
     /// Its text could not all be extracted: a search that extracts
     /// always reads it (and reports why).
     Failed,
-    /// Its text looks random (binary members): not indexed, always read
-    /// by a search that extracts.
+    /// Its text looks random (binary members): not posted but filtered
+    /// (a [`Side::Filter`] under `number | EXTRACTED`).
     Unindexed,
+    /// An archive whose members' texts are indexed one by one (a
+    /// [`Side::Streams`] under `number | EXTRACTED` gives their stream
+    /// numbers), so a search can read only the members that may match
+    /// from the cache of extracted text.
+    Streams,
 }
 
 /// A directory and its entries.
@@ -362,6 +460,7 @@ fn extracted_code(x: Extracted) -> u8 {
         Extracted::Text => 1,
         Extracted::Failed => 2,
         Extracted::Unindexed => 3,
+        Extracted::Streams => 4,
     }
 }
 
@@ -371,6 +470,7 @@ fn extracted_of(code: u8) -> Option<Extracted> {
         1 => Extracted::Text,
         2 => Extracted::Failed,
         3 => Extracted::Unindexed,
+        4 => Extracted::Streams,
         _ => return None,
     })
 }
@@ -415,26 +515,61 @@ fn class_of(code: u8) -> Option<Class> {
     })
 }
 
-/// Writes a segment: the root, when the build began and the next free
-/// entry number, the extraction's signature, the directories (each with
-/// its entries' numbers from its `first_id`) and each gram's entries, in
-/// gram order.
+/// The numbers of an index's `META`.
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
+pub struct Numbers {
+    /// When its build began (ns since the epoch).
+    pub started_ns: i64,
+    /// The next free entry number.
+    pub next_id: u32,
+    /// The next free stream number.
+    pub next_stream: u32,
+}
+
+/// Writes a segment: the root, its [`Numbers`], the extraction's
+/// signature, the directories (each with its entries' numbers from its
+/// `first_id`), the side rows (any order; a spilled filter's bits are read
+/// from `spilled`) and each gram's numbers, in gram order.
 pub fn write<'a>(
     out: &mut File,
     root: &[u8],
-    (started_ns, next_id): (i64, u32),
+    numbers: Numbers,
     extraction: &[u8],
     dirs: &[Dir],
+    (sides, spilled): (&[SideRow], Option<&crate::spill::Blobs>),
     postings: impl IntoIterator<Item = io::Result<(u32, Posting<'a>)>>,
 ) -> io::Result<()> {
+    if numbers.next_id > ID_LIMIT || numbers.next_stream > ID_LIMIT {
+        return Err(io::Error::other("too many entries for one index"));
+    }
     let meta = [
-        &started_ns.to_le_bytes()[..],
-        &next_id.to_le_bytes(),
+        &numbers.started_ns.to_le_bytes()[..],
+        &numbers.next_id.to_le_bytes(),
+        &numbers.next_stream.to_le_bytes(),
         &(extraction.len() as u32).to_le_bytes(),
         extraction,
         root,
     ]
     .concat();
+    let mut order: Vec<&SideRow> = sides.iter().collect();
+    order.sort_by_key(|r| (r.number, r.what()));
+    // The rows first (each filter's place in BLOBS from the lengths), the
+    // bits streamed after.
+    let mut side_bytes = Vec::with_capacity(order.len() * SIDE_SIZE);
+    let mut blobs_len = 0u64;
+    for row in &order {
+        let (b, crc) = match row.blob() {
+            Blob::Bytes(bits) => (bits.len() as u32, crc32fast::hash(bits)),
+            Blob::Spilled(_, len, crc) => (*len, *crc),
+        };
+        let a = blobs_len;
+        blobs_len += u64::from(b);
+        side_bytes.extend_from_slice(&row.number.to_le_bytes());
+        side_bytes.extend_from_slice(&[row.what(), 0, 0, 0]);
+        side_bytes.extend_from_slice(&a.to_le_bytes());
+        side_bytes.extend_from_slice(&b.to_le_bytes());
+        side_bytes.extend_from_slice(&crc.to_le_bytes());
+    }
     let mut names = Vec::new();
     let mut dir_bytes = Vec::with_capacity(dirs.len() * DIR_SIZE);
     let mut entry_bytes = Vec::new();
@@ -479,12 +614,25 @@ pub fn write<'a>(
         (TAG_DIRS, &dir_bytes),
         (TAG_ENTRIES, &entry_bytes),
         (TAG_NAMES, &names),
+        (TAG_SIDES, &side_bytes),
     ] {
         w.write_all(data)?;
         table[tag as usize - 1] = (offset, data.len() as u64, crc32fast::hash(data));
         offset += data.len() as u64;
     }
-    drop((dir_bytes, entry_bytes, names));
+    drop((dir_bytes, entry_bytes, names, side_bytes));
+    // The rows' bytes, each checked against its row when read.
+    for row in &order {
+        match row.blob() {
+            Blob::Bytes(bits) => w.write_all(bits)?,
+            Blob::Spilled(at, len, _) => match spilled {
+                Some(blobs) => w.write_all(&blobs.read(*at, *len)?)?,
+                None => return Err(io::Error::other("spilled bytes without their file")),
+            },
+        }
+    }
+    table[TAG_BLOBS as usize - 1] = (offset, blobs_len, 0);
+    offset += blobs_len;
     let postings_at = offset;
     let mut gram_bytes = Vec::new();
     let mut one = Vec::new();
@@ -622,7 +770,7 @@ impl Segment {
                 return Err(Refused::Corrupt("section table"));
             }
             let (off, len) = (off as usize, len as usize);
-            let checked_later = tag == TAG_POSTINGS || tag == TAG_GRAMS;
+            let checked_later = tag == TAG_POSTINGS || tag == TAG_GRAMS || tag == TAG_BLOBS;
             if !checked_later && crc32fast::hash(&map[off..off + len]) != crc {
                 return Err(Refused::Corrupt("checksum"));
             }
@@ -630,8 +778,9 @@ impl Segment {
         }
         let seg = Segment { map, sections };
         let meta = seg.section(TAG_META);
-        if meta.len() < 16
-            || meta.len() - 16 < u32_at(meta, 12) as usize
+        if meta.len() < META_FIXED
+            || meta.len() - META_FIXED < u32_at(meta, 16) as usize
+            || !seg.section(TAG_SIDES).len().is_multiple_of(SIDE_SIZE)
             || !seg.section(TAG_DIRS).len().is_multiple_of(DIR_SIZE)
             || !seg.section(TAG_ENTRIES).len().is_multiple_of(ENTRY_SIZE)
             || !seg.section(TAG_GRAMS).len().is_multiple_of(GRAM_SIZE)
@@ -639,6 +788,16 @@ impl Segment {
                 != (seg.section(TAG_GRAMS).len() / GRAM_SIZE).div_ceil(BLOCK_ROWS) * FENCE_SIZE
         {
             return Err(Refused::Corrupt("section size"));
+        }
+        // Side rows in order, of known kinds (their blobs are checked
+        // when read).
+        let mut prev = None;
+        for row in seg.section(TAG_SIDES).chunks_exact(SIDE_SIZE) {
+            let key = (u32_at(row, 0), row[4]);
+            if !(1..=2).contains(&row[4]) || prev.is_some_and(|p| p >= key) {
+                return Err(Refused::Corrupt("side rows"));
+            }
+            prev = Some(key);
         }
         Ok(seg)
     }
@@ -651,19 +810,94 @@ impl Segment {
     /// The root the index is of.
     pub fn root(&self) -> &[u8] {
         let meta = self.section(TAG_META);
-        &meta[16 + u32_at(meta, 12) as usize..]
+        &meta[META_FIXED + u32_at(meta, 16) as usize..]
     }
 
     /// The signature of the extraction whose text it holds (empty: none).
     pub fn extraction(&self) -> &[u8] {
         let meta = self.section(TAG_META);
-        &meta[16..16 + u32_at(meta, 12) as usize]
+        &meta[META_FIXED..META_FIXED + u32_at(meta, 16) as usize]
     }
 
     /// The next free entry number (every number below it may appear in
     /// the postings).
     pub fn next_id(&self) -> u32 {
         u32_at(self.section(TAG_META), 8)
+    }
+
+    /// The next free stream number.
+    pub fn next_stream(&self) -> u32 {
+        u32_at(self.section(TAG_META), 12)
+    }
+
+    /// Its numbers.
+    pub fn numbers(&self) -> Numbers {
+        Numbers {
+            started_ns: self.started_ns(),
+            next_id: self.next_id(),
+            next_stream: self.next_stream(),
+        }
+    }
+
+    /// The side row of `number` of kind `what`, if any.
+    fn side_row(&self, number: u32, what: u8) -> Option<&[u8]> {
+        let sides = self.section(TAG_SIDES);
+        let (mut lo, mut hi) = (0, sides.len() / SIDE_SIZE);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            let row = &sides[mid * SIDE_SIZE..(mid + 1) * SIDE_SIZE];
+            match (u32_at(row, 0), row[4]).cmp(&(number, what)) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return Some(row),
+            }
+        }
+        None
+    }
+
+    /// The bytes of a side row, checked.
+    fn blob_of_row(&self, row: &[u8]) -> Result<&[u8], Refused> {
+        let blobs = self.section(TAG_BLOBS);
+        let (at, len, crc) = (u64_at(row, 8) as usize, u32_at(row, 16) as usize, u32_at(row, 20));
+        let bytes = at
+            .checked_add(len)
+            .filter(|&e| e <= blobs.len())
+            .map(|e| &blobs[at..e])
+            .ok_or(Refused::Corrupt("side offset"))?;
+        if crc32fast::hash(bytes) != crc {
+            return Err(Refused::Corrupt("side checksum"));
+        }
+        match row[4] {
+            1 if crate::filter::Filter::new(bytes).is_none() => {
+                Err(Refused::Corrupt("filter size"))
+            }
+            2 if !bytes.len().is_multiple_of(4) => Err(Refused::Corrupt("stream list")),
+            _ => Ok(bytes),
+        }
+    }
+
+    /// The filter of `number`'s text, if it has one (checked).
+    pub fn filter(&self, number: u32) -> Result<Option<crate::filter::Filter<'_>>, Refused> {
+        let Some(row) = self.side_row(number, 1) else { return Ok(None) };
+        Ok(crate::filter::Filter::new(self.blob_of_row(row)?))
+    }
+
+    /// The stream numbers of the archive numbered `number` (its number
+    /// with [`EXTRACTED`]), if it is indexed member by member (checked):
+    /// each without [`STREAM`], with [`FILTERED`] when filtered.
+    pub fn streams(&self, number: u32) -> Result<Option<Vec<u32>>, Refused> {
+        let Some(row) = self.side_row(number, 2) else { return Ok(None) };
+        let list = self.blob_of_row(row)?;
+        Ok(Some(list.chunks_exact(4).map(|c| u32_at(c, 0)).collect()))
+    }
+
+    /// Every side row, in order (checked).
+    pub fn sides(&self) -> impl Iterator<Item = Result<SideRow<'_>, Refused>> {
+        self.section(TAG_SIDES).chunks_exact(SIDE_SIZE).map(move |row| {
+            let blob = Blob::Bytes(Cow::Borrowed(self.blob_of_row(row)?));
+            let side = if row[4] == 1 { Side::Filter(blob) } else { Side::Streams(blob) };
+            Ok(SideRow { number: u32_at(row, 0), side })
+        })
     }
 
     /// When its build began (ns since the epoch).
@@ -841,19 +1075,48 @@ mod tests {
         (dirs, postings)
     }
 
+    fn sample_sides() -> Vec<SideRow<'static>> {
+        let bits = Blob::Bytes(Cow::Owned((0..128u8).collect()));
+        vec![
+            // Given out of order: written in order.
+            SideRow {
+                number: 2 | EXTRACTED,
+                side: Side::Streams(Blob::Bytes(
+                    [3u32, 4, 5 | FILTERED].map(u32::to_le_bytes).concat().into(),
+                )),
+            },
+            SideRow { number: 2, side: Side::Filter(bits.clone()) },
+            SideRow { number: STREAM | 4, side: Side::Filter(Blob::Bytes(vec![7; 64].into())) },
+        ]
+    }
+
+    const NUMBERS: Numbers = Numbers { started_ns: 1234, next_id: 9, next_stream: 7 };
+
     fn written() -> File {
         let (dirs, postings) = sample();
         let mut f = tempfile::tempfile().unwrap();
         write(
             &mut f,
             b"/the/root",
-            (1234, 9),
+            NUMBERS,
             b"docs",
             &dirs,
+            (&sample_sides(), None),
             postings.into_iter().map(|(g, b)| Ok((g, Posting::Bitmap(b)))),
         )
         .unwrap();
         f
+    }
+
+    /// The side rows of `seg` as written (in order).
+    fn sides_of(seg: &Segment) -> Vec<SideRow<'_>> {
+        seg.sides().map(|r| r.unwrap()).collect()
+    }
+
+    fn sample_sides_in_order() -> Vec<SideRow<'static>> {
+        let mut v = sample_sides();
+        v.sort_by_key(|r| (r.number, r.what()));
+        v
     }
 
     #[test]
@@ -861,9 +1124,15 @@ mod tests {
         let f = written();
         let seg = Segment::open(&f).unwrap();
         assert_eq!(seg.root(), b"/the/root");
-        assert_eq!(seg.started_ns(), 1234);
-        assert_eq!(seg.next_id(), 9);
+        assert_eq!(seg.numbers(), NUMBERS);
         assert_eq!(seg.extraction(), b"docs");
+        assert_eq!(sides_of(&seg), sample_sides_in_order());
+        assert_eq!(seg.streams(2 | EXTRACTED).unwrap(), Some(vec![3, 4, 5 | FILTERED]));
+        assert_eq!(seg.streams(2).unwrap(), None);
+        let f2 = seg.filter(2).unwrap().unwrap();
+        assert_eq!(f2.bits(), &(0..128u8).collect::<Vec<_>>()[..]);
+        assert!(seg.filter(STREAM | 4).unwrap().is_some());
+        assert!(seg.filter(3).unwrap().is_none());
         let raw: Vec<u32> = seg.all_postings().map(|r| r.unwrap().0).collect();
         assert_eq!(raw, [0x616263, 0x787978]);
         assert_eq!(seg.dirs().unwrap(), sample().0);
@@ -890,6 +1159,16 @@ mod tests {
             // byte was padding or a posting, whose own check refuses it).
             assert_eq!(seg.root(), b"/the/root", "byte {at}");
             assert_eq!(seg.dirs().unwrap(), sample().0, "byte {at}");
+            assert_eq!(seg.numbers(), NUMBERS, "byte {at}");
+            // A filter's bits flipped: refused when read.
+            match seg.sides().collect::<Result<Vec<_>, _>>() {
+                Ok(rows) => assert_eq!(rows, sample_sides_in_order(), "byte {at}"),
+                Err(_) => assert!(
+                    seg.filter(2).is_err()
+                        || seg.filter(STREAM | 4).is_err()
+                        || seg.streams(2 | EXTRACTED).is_err()
+                ),
+            }
             for (gram, bitmap) in sample().1 {
                 match seg.postings(gram) {
                     Ok(Some(b)) => assert_eq!(b, bitmap, "byte {at}"),
@@ -911,7 +1190,7 @@ mod tests {
         let grams = (1..=n).map(|i| i * 10);
         let postings = grams.map(|g| Ok((g, Posting::Bitmap(RoaringBitmap::from([g % 9])))));
         let mut f = tempfile::tempfile().unwrap();
-        write(&mut f, b"/r", (0, 9), b"", &sample().0, postings).unwrap();
+        write(&mut f, b"/r", NUMBERS, b"", &sample().0, (&[], None), postings).unwrap();
         let seg = Segment::open(&f).unwrap();
         for g in
             [0, 5, 10, 15, 10 * BLOCK_ROWS as u32, 10 * BLOCK_ROWS as u32 + 10, n * 10, n * 10 + 1]

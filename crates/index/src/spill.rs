@@ -29,6 +29,39 @@ fn put_varint(out: &mut Vec<u8>, mut n: u64) {
     out.push(n as u8);
 }
 
+/// Bytes a build sets aside until the index file is written (the filters
+/// of texts that look random), in one unnamed temporary file shared by
+/// the build's threads: memory does not grow with them.
+pub struct Blobs {
+    file: std::sync::Mutex<(File, u64)>,
+}
+
+impl Blobs {
+    /// An empty store whose file lives (unnamed) in `dir`.
+    pub fn new(dir: &Path) -> io::Result<Blobs> {
+        Ok(Blobs { file: std::sync::Mutex::new((tempfile::tempfile_in(dir)?, 0)) })
+    }
+
+    /// Keeps `bytes`; their offset, length and checksum.
+    pub fn put(&self, bytes: &[u8]) -> io::Result<(u64, u32, u32)> {
+        let len = u32::try_from(bytes.len()).map_err(|_| io::Error::other("blob too large"))?;
+        let crc = crc32fast::hash(bytes);
+        let mut f = self.file.lock().unwrap_or_else(|p| p.into_inner());
+        let at = f.1;
+        f.0.write_all_at(bytes, at)?;
+        f.1 += u64::from(len);
+        Ok((at, len, crc))
+    }
+
+    /// The bytes kept at `at`.
+    pub fn read(&self, at: u64, len: u32) -> io::Result<Vec<u8>> {
+        let mut out = vec![0; len as usize];
+        let f = self.file.lock().unwrap_or_else(|p| p.into_inner());
+        f.0.read_exact_at(&mut out, at)?;
+        Ok(out)
+    }
+}
+
 /// One thread's runs, in one temporary file.
 pub struct RunWriter {
     file: File,

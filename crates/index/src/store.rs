@@ -230,7 +230,12 @@ mod tests {
 
     fn publish(store: &Store, dirs: &[segment::Dir]) -> u64 {
         let root = store.root().as_os_str().as_bytes().to_vec();
-        store.publish(|f| segment::write(f, &root, (0, 0), b"", dirs, std::iter::empty())).unwrap()
+        store
+            .publish(|f| {
+                let numbers = segment::Numbers::default();
+                segment::write(f, &root, numbers, b"", dirs, (&[], None), std::iter::empty())
+            })
+            .unwrap()
     }
 
     fn dir(name: &str) -> segment::Dir<'static> {

@@ -19,8 +19,11 @@ use std::path::{Path, PathBuf};
 use roaring::RoaringBitmap;
 
 use crate::build::{read, Progress, Start, Texts};
-use crate::segment::{child_path, Dir, EntryType, Posting, Refused, Segment};
-use crate::spill::Merge;
+use crate::segment::{
+    child_path, Blob, Dir, EntryType, Numbers, Posting, Refused, Segment, Side, SideRow, EXTRACTED,
+    FILTERED, STREAM,
+};
+use crate::spill::{Blobs, Merge};
 
 /// What an update found to do.
 pub enum Outcome<'s> {
@@ -41,10 +44,13 @@ pub struct Updated<'s> {
     pub postings: Postings<'s>,
     /// Paths that could not be read, and why.
     pub errors: Vec<(PathBuf, io::Error)>,
-    /// When the update began (ns since the epoch).
-    pub started_ns: i64,
-    /// The next free entry number.
-    pub next_id: u32,
+    /// When the update began, the next free entry and stream numbers.
+    pub numbers: Numbers,
+    /// The side rows of the entries kept and of those read again (their
+    /// filters' bits borrowed from the old index or in `blobs`).
+    pub sides: Vec<SideRow<'s>>,
+    /// The bits of the new filters.
+    pub blobs: Blobs,
     /// Directories read again.
     pub dirs_read: usize,
 }
@@ -108,6 +114,18 @@ pub fn update<'s>(
     if dead > live / 4 {
         return Ok(Outcome::Rebuild);
     }
+    // The same for stream numbers (archives indexed member by member): an
+    // archive that changes often leaves its old numbers behind each time.
+    let listed: u64 = old
+        .sides()
+        .map(|r| match r.map_err(Failed::Refused)?.side {
+            Side::Streams(list) => Ok(list.len() / 4),
+            Side::Filter(_) => Ok(0),
+        })
+        .sum::<Result<u64, Failed>>()?;
+    if u64::from(old.next_stream()).saturating_sub(listed) > (listed / 4).max(1 << 20) {
+        return Ok(Outcome::Rebuild);
+    }
     let known: HashSet<Vec<u8>> = old_dirs.iter().map(|d| d.path.to_vec()).collect();
     // Directories gone since are not read (their parents no longer list them).
     let start: Vec<PathBuf> = old_dirs
@@ -118,10 +136,18 @@ pub fn update<'s>(
         .filter(|rel| std::fs::symlink_metadata(root.join(rel)).is_ok_and(|m| m.is_dir()))
         .collect();
     let dirs_read = start.len();
-    let start = Start { dirs: start, first_id: old.next_id(), known: Some(&known), texts };
+    let start = Start {
+        dirs: start,
+        first_id: old.next_id(),
+        first_stream: old.next_stream(),
+        known: Some(&known),
+        texts,
+    };
     let built = read(root, spill_dir, threads, progress, start).map_err(Failed::Io)?;
     let mut dirs: Vec<Dir> =
         old_dirs.into_iter().zip(affected).filter(|(_, a)| !a).map(|(d, _)| d).collect();
+    let mut sides = kept_sides(old, &dirs).map_err(Failed::Refused)?;
+    sides.extend(built.sides);
     dirs.extend(built.dirs);
     let dirs = reachable(dirs);
     Ok(Outcome::Updated(Box::new(Updated {
@@ -131,10 +157,41 @@ pub fn update<'s>(
             new: built.postings.peekable(),
         },
         errors: built.errors,
-        started_ns: built.started_ns,
-        next_id: built.next_id,
+        numbers: Numbers {
+            started_ns: built.started_ns,
+            next_id: built.next_id,
+            next_stream: built.next_stream,
+        },
+        sides,
+        blobs: built.blobs,
         dirs_read,
     })))
+}
+
+/// The side rows of `old` that belong to the entries of the directories
+/// kept (those of entries read again, or gone, are left behind).
+fn kept_sides<'s>(old: &'s Segment, kept: &[Dir]) -> Result<Vec<SideRow<'s>>, Refused> {
+    let mut live = RoaringBitmap::new();
+    for d in kept {
+        live.insert_range(d.first_id..d.first_id + d.entries.len() as u32);
+    }
+    let rows: Vec<SideRow<'s>> = old.sides().collect::<Result<_, _>>()?;
+    // Stream numbers belong to the archive whose row lists them.
+    let mut live_streams = RoaringBitmap::new();
+    for row in &rows {
+        if let Side::Streams(Blob::Bytes(list)) = &row.side {
+            if live.contains(row.number & !EXTRACTED) {
+                let numbers =
+                    list.chunks_exact(4).map(|c| u32::from_le_bytes(c.try_into().unwrap()));
+                live_streams.extend(numbers.map(|n| n & !FILTERED));
+            }
+        }
+    }
+    let belongs = |n: u32| match n & STREAM {
+        STREAM => live_streams.contains(n & !STREAM),
+        _ => live.contains(n & !EXTRACTED),
+    };
+    Ok(rows.into_iter().filter(|r| belongs(r.number)).collect())
 }
 
 /// The directories reached from the root through directory entries.

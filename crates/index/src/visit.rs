@@ -20,7 +20,8 @@ use std::path::Path;
 use roaring::RoaringBitmap;
 
 use crate::fresh::Changes;
-use crate::segment::{child_path_into, Class, Dir, EntryType, Extracted, EXTRACTED};
+use crate::query::Candidates;
+use crate::segment::{child_path_into, Class, Dir, EntryType, Extracted, StatKey, EXTRACTED};
 
 /// A directory to open, and the entries of it to visit.
 #[derive(Debug, Eq, PartialEq)]
@@ -32,6 +33,30 @@ pub struct ListedDir {
     /// The entries to visit: name, type (Other: the walk stats it) and,
     /// for a directory, whether its entries are listed too.
     pub children: Vec<(CString, EntryType, Descent)>,
+}
+
+/// The members of an archive indexed member by member that a search
+/// reads ([`crate::segment::Extracted::Streams`]): the others cannot match.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Members {
+    /// How many members with text it has.
+    pub count: u32,
+    /// The places of those that may match, growing (0 for the first member
+    /// a search visits).
+    pub wanted: Vec<u32>,
+}
+
+/// What a search served by an index visits.
+#[derive(Debug, Default)]
+pub struct Planned {
+    /// The directories to open, each with the entries to visit.
+    pub listed: Vec<ListedDir>,
+    /// How the files were decided.
+    pub counts: Counts,
+    /// The archives to visit of which only some members may match, by the
+    /// stat key their file has (one whose key has changed since is read
+    /// whole).
+    pub members: Vec<(StatKey, Members)>,
 }
 
 /// Whether a directory among the entries to visit is listed too.
@@ -130,7 +155,7 @@ fn read_again(path: &Path) -> Option<Vec<(Vec<u8>, EntryType)>> {
 
 /// Plans the visits of a search of `scope` in the index of `root` (whose
 /// directories are `dirs`), after `changes` were found; `candidates` are
-/// the entries that may match (None: all), `enter` says whether the walk
+/// what may match (None: all), `enter` says whether the walk
 /// would enter a directory (by its path below the searched directory),
 /// `named` whether a visit of an entry by that name may do anything (an
 /// entry whose name fails is not visited; a directory the index has not
@@ -139,11 +164,11 @@ pub fn plan(
     root: &Path,
     dirs: &[Dir],
     changes: &Changes,
-    candidates: Option<&RoaringBitmap>,
+    candidates: Option<&Candidates>,
     scope: Scope<'_>,
     enter: &mut dyn FnMut(&[u8]) -> bool,
     named: &dyn Fn(&[u8]) -> bool,
-) -> Option<(Vec<ListedDir>, Counts)> {
+) -> Option<Planned> {
     let by_path: HashMap<&[u8], usize> =
         dirs.iter().enumerate().map(|(i, d)| (&d.path[..], i)).collect();
     let mut changed_dir = vec![false; dirs.len()];
@@ -157,6 +182,7 @@ pub fn plan(
         rest.strip_prefix(b"/").unwrap_or(rest).to_vec()
     };
     let mut counts = Counts::default();
+    let mut members = Vec::new();
     let mut out = Vec::new();
     let mut stack = vec![(start, 0usize)];
     let mut child = Vec::new();
@@ -231,20 +257,32 @@ pub fn plan(
                     let id = dir.first_id + j as u32;
                     // What the search reads of it: its extracted text (when
                     // it extracts and there was text), else its bytes.
+                    let posted = |n: u32| candidates.is_none_or(|c| c.posted(n));
+                    let filtered = |n: u32| candidates.is_none_or(|c| c.filtered(n));
                     let may_match = match (scope.extracting, e.extracted) {
-                        (true, Extracted::Text) => {
-                            candidates.is_none_or(|c| c.contains(id | EXTRACTED))
+                        (true, Extracted::Text) => posted(id | EXTRACTED),
+                        (true, Extracted::Unindexed) => filtered(id | EXTRACTED),
+                        (true, Extracted::Failed) => true,
+                        (true, Extracted::Streams) => {
+                            match candidates.and_then(|c| c.members(id | EXTRACTED)) {
+                                Some(m) if m.wanted.is_empty() => false,
+                                Some(m) => {
+                                    members.push((e.key, m));
+                                    true
+                                }
+                                None => true,
+                            }
                         }
-                        (true, Extracted::Failed | Extracted::Unindexed) => true,
                         _ if e.class == Class::Binary
                             && scope.binary_files == BinaryFiles::Skipped =>
                         {
                             false
                         }
-                        _ => {
-                            matches!(e.class, Class::Unreadable | Class::Unindexed)
-                                || candidates.is_none_or(|c| c.contains(id))
-                        }
+                        _ => match e.class {
+                            Class::Unreadable => true,
+                            Class::Unindexed => filtered(id),
+                            _ => posted(id),
+                        },
                     };
                     if changed_file.contains(id) {
                         counts.changed += 1;
@@ -281,7 +319,7 @@ pub fn plan(
             out.push(ListedDir { rel, depth, children });
         }
     }
-    Some((out, counts))
+    Some(Planned { listed: out, counts, members })
 }
 
 /// Adds an entry to visit, its name as the walk takes it, made in one

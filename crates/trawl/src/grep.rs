@@ -456,8 +456,18 @@ impl Visitor for GrepVisitor<'_> {
                 Ok(trawl_extract::Kind::Plain) if !included => return WalkState::Continue,
                 Ok(trawl_extract::Kind::Plain) => {}
                 Ok(kind) => {
+                    // An archive of which the index knows the members that
+                    // may match: only those, from the cache, when it can.
+                    let some = cfg.index.as_ref().and_then(|ix| ix.members_of(&file));
                     let mut members = Members { grep: self, outer_included: included };
-                    return match ex.file(entry.path(), &file, kind, &mut members) {
+                    let from_pack = some.and_then(|(count, wanted)| {
+                        ex.members_from_pack(entry.path(), &file, (count, &wanted), &mut members)
+                    });
+                    let flow = match from_pack {
+                        Some(flow) => flow,
+                        None => ex.file(entry.path(), &file, kind, &mut members),
+                    };
+                    return match flow {
                         trawl_extract::Flow::Continue => WalkState::Continue,
                         trawl_extract::Flow::Stop => WalkState::Quit,
                     };

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use std::os::unix::ffi::OsStrExt;
 
-use trawl_index::build::{build, Progress};
+use trawl_index::build::{build, Progress, StreamKind, TextSink};
 use trawl_index::segment::{Dir, Posting, Segment};
 use trawl_index::store::{all, Store};
 use trawl_index::update::{update, Outcome};
@@ -332,15 +332,15 @@ fn build_one(store: &Store, shown: &Path, full: bool, (texts, cancel): (Texts, &
             Ok(Outcome::Updated(updated)) => {
                 report_errors(&updated.errors);
                 let mut postings = Some(updated.postings);
-                let (started, next_id) = (updated.started_ns, updated.next_id);
                 let published = store.publish(|file| {
                     let postings = postings.take().into_iter().flatten();
                     trawl_index::segment::write(
                         file,
                         root,
-                        (started, next_id),
+                        updated.numbers,
                         &signature,
                         &updated.dirs,
+                        (&updated.sides, Some(&updated.blobs)),
                         postings,
                     )
                 });
@@ -368,12 +368,18 @@ fn build_one(store: &Store, shown: &Path, full: bool, (texts, cancel): (Texts, &
     let published = store.publish(|file| {
         let postings =
             postings.take().into_iter().flatten().map(|r| r.map(|(g, b)| (g, Posting::Bitmap(b))));
+        let numbers = trawl_index::segment::Numbers {
+            started_ns: built.started_ns,
+            next_id: built.next_id,
+            next_stream: built.next_stream,
+        };
         trawl_index::segment::write(
             file,
             root,
-            (built.started_ns, built.next_id),
+            numbers,
             &signature,
             &built.dirs,
+            (&built.sides, Some(&built.blobs)),
             postings,
         )
     });
@@ -427,28 +433,35 @@ impl Texts {
 
 /// The text searches that extract read of a file, for the index: what
 /// the extractor finds inside it (members, a document's text), through
-/// its cache.
+/// its cache. A big archive's members are each a stream of their own, and
+/// their texts are kept in the cache one by one (a pack), so that a search
+/// reads only the members that may match.
 struct Extracting(trawl_extract::Extractor);
 
 impl trawl_index::build::Texts for Extracting {
-    fn texts(&self, path: &Path, file: &std::fs::File, out: &mut dyn FnMut(&[u8])) -> Option<bool> {
+    fn texts(&self, path: &Path, file: &std::fs::File, out: &mut dyn TextSink) -> Option<bool> {
         let name = path.as_os_str().as_bytes();
         let kind = match self.0.sniff(name, file) {
             Ok(trawl_extract::Kind::Plain) => return None,
             Ok(kind) => kind,
             Err(_) => return Some(false),
         };
-        let mut collect = Collect { out, complete: true, buf: vec![0; 64 << 10] };
-        self.0.file(name, file, kind, &mut collect);
+        let mut collect = Collect { out, complete: true, buf: vec![0; 64 << 10], members: false };
+        let size = file.metadata().map_or(0, |m| m.len());
+        collect.members = self.0.packs(kind, size);
+        // Without a pack kept, a search reads the archive whole.
+        self.0.file_packing(name, file, kind, &mut collect);
         Some(collect.complete)
     }
 }
 
 /// Hands every text stream's bytes on; notes what could not be read.
 struct Collect<'o> {
-    out: &'o mut dyn FnMut(&[u8]),
+    out: &'o mut dyn TextSink,
     complete: bool,
     buf: Vec<u8>,
+    /// The file's members are indexed one by one.
+    members: bool,
 }
 
 impl trawl_extract::Visit for Collect<'_> {
@@ -456,12 +469,17 @@ impl trawl_extract::Visit for Collect<'_> {
         &mut self,
         _name: &[u8],
         data: &mut dyn std::io::Read,
-        _origin: trawl_extract::Origin<'_>,
+        origin: trawl_extract::Origin<'_>,
     ) -> trawl_extract::Flow {
+        let kind = match (self.members, origin.member()) {
+            (true, Some(_)) => StreamKind::Member,
+            _ => StreamKind::Part,
+        };
+        self.out.begin(kind);
         loop {
             match data.read(&mut self.buf) {
                 Ok(0) => break,
-                Ok(n) => (self.out)(&self.buf[..n]),
+                Ok(n) => self.out.add(&self.buf[..n]),
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(_) => {
                     self.complete = false;

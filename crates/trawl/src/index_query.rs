@@ -70,7 +70,9 @@ mod tests {
         let built = build(root.path(), spill.path(), 2, &Progress::default(), None).unwrap();
         let mut file = tempfile::tempfile().unwrap();
         let postings = built.postings.map(|r| r.map(|(g, b)| (g, segment::Posting::Bitmap(b))));
-        segment::write(&mut file, b"root", (0, built.next_id), b"", &built.dirs, postings).unwrap();
+        let numbers = segment::Numbers { next_id: built.next_id, ..Default::default() };
+        let sides = (&built.sides[..], Some(&built.blobs));
+        segment::write(&mut file, b"root", numbers, b"", &built.dirs, sides, postings).unwrap();
         let seg = Segment::open(&file).unwrap();
         let mut files = Vec::new();
         for d in &built.dirs {

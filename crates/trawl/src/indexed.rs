@@ -5,13 +5,14 @@
 //! trawl_index::visit) instead of reading the tree. Every visit is the
 //! walk's usual one, so the output equals a search without the index.
 
+use std::collections::HashMap;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use trawl_index::segment::{Dir, EntryType, Segment};
+use trawl_index::segment::{Dir, EntryType, Segment, StatKey};
 use trawl_index::store::Store;
-use trawl_index::visit::{self, BinaryFiles, Counts, Scope, Visits};
+use trawl_index::visit::{self, BinaryFiles, Counts, Members, Scope, Visits};
 use trawl_index::Query;
 use trawl_walk::{Descent, FileType, Itself, ListedDir, Opening, WalkBuilder};
 
@@ -29,6 +30,9 @@ pub struct IndexUse {
     binary_files: BinaryFiles,
     /// How the served operands' files were decided, summed.
     counts: Mutex<Option<Counts>>,
+    /// The archives of which only some members may match, by their
+    /// files' stat keys.
+    members: Mutex<HashMap<StatKey, Members>>,
 }
 
 impl IndexUse {
@@ -41,12 +45,25 @@ impl IndexUse {
     ) -> Option<IndexUse> {
         let cache = index_cache()?;
         let (query, extraction) = (query(), extraction());
-        Some(IndexUse { cache, query, extraction, binary_files, counts: Mutex::new(None) })
+        let (counts, members) = (Mutex::new(None), Mutex::default());
+        Some(IndexUse { cache, query, extraction, binary_files, counts, members })
     }
 
     /// The counts of the operands the index served (None: it served none).
     pub fn counts(&self) -> Option<Counts> {
         *self.counts.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The members of the archive open as `file` that may match, when the
+    /// index knows its members and it is unchanged: (how many members
+    /// with text, the places of those that may match).
+    pub fn members_of(&self, file: &std::fs::File) -> Option<(u32, Vec<u32>)> {
+        let members = self.members.lock().unwrap_or_else(|p| p.into_inner());
+        if members.is_empty() {
+            return None;
+        }
+        let key = trawl_index::build::key_of(&file.metadata().ok()?);
+        members.get(&key).map(|m| (m.count, m.wanted.clone()))
     }
 
     fn add_counts(&self, c: Counts) {
@@ -177,10 +194,10 @@ pub fn add_find_root(
         visits: Visits::Everything,
     };
     let planned = visit::plan(root, &dirs, &changes, None, scope, &mut |_| true, named);
-    let Some((listed, _)) = planned else {
+    let Some(planned) = planned else {
         return false;
     };
-    add_listed(walk, listed, (path, path), (Opening::WhenNeeded, Itself::Visited));
+    add_listed(walk, planned.listed, (path, path), (Opening::WhenNeeded, Itself::Visited));
     true
 }
 
@@ -210,8 +227,8 @@ pub fn add_operand(
     let foreign = extracting && use_.extraction.as_deref() != Some(segment.extraction());
     let candidates = match foreign {
         true => None,
-        false => match trawl_index::query::candidates(&use_.query, segment) {
-            Ok(c) => c,
+        false => match trawl_index::query::Candidates::new(&use_.query, segment) {
+            Ok(c) => Some(c),
             Err(e) => return refused(&e),
         },
     };
@@ -239,11 +256,12 @@ pub fn add_operand(
         visit::plan(store.root(), &dirs, &changes, candidates.as_ref(), scope, &mut enter, &|_| {
             true
         });
-    let Some((listed, mut counts)) = planned else { return false };
-    counts.watched = u64::from(told);
+    let Some(mut planned) = planned else { return false };
+    planned.counts.watched = u64::from(told);
     let open_root: &[u8] = if path.is_empty() { b"." } else { path };
-    add_listed(walk, listed, (open_root, display), (Opening::Now, Itself::NotVisited));
-    use_.add_counts(counts);
+    add_listed(walk, planned.listed, (open_root, display), (Opening::Now, Itself::NotVisited));
+    use_.add_counts(planned.counts);
+    use_.members.lock().unwrap_or_else(|p| p.into_inner()).extend(planned.members);
     true
 }
 

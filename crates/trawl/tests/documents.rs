@@ -368,6 +368,43 @@ fn a_failure_is_remembered_with_its_message() {
     assert_eq!(runs(&t), 1, "a remembered failure ran pdftotext again");
 }
 
+#[test]
+fn a_compressed_document_is_known_to_the_cache_by_its_file() {
+    use crate::extract::sh;
+    let t = Tree::new();
+    write_pdf(&t, "a.pdf", 12);
+    let want = grep_pages(t.path(), "Dijkstra", "a.pdf", "a.pdf.gz");
+    sh(t.path(), "gzip", &["a.pdf"]);
+    write_pdf(&t, "good.pdf", 13);
+    let good = std::fs::read(t.path().join("good.pdf")).unwrap();
+    t.file_bytes(b"cut.pdf", &good[..good.len() / 3]);
+    sh(t.path(), "gzip", &["cut.pdf"]);
+    let (path, cache) = counted(&t);
+    let first = search(&t, &path, &cache, &["-n", "Dijkstra", "a.pdf.gz", "cut.pdf.gz"]);
+    first.assert_code(2).assert_stdout(&want);
+    assert_eq!(runs(&t), 2);
+    // Known by each file's inode, size and times (with the tool's
+    // identity): a later search asks the cache before it decodes.
+    let db = rusqlite::Connection::open(format!("{cache}/trawl/extracted.sqlite3")).unwrap();
+    let mut keys = db.prepare("SELECT key FROM aliases").unwrap();
+    let keys: Vec<Vec<u8>> =
+        keys.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect();
+    let stat_keyed = keys.iter().filter(|k| k.starts_with(b"S") && k.ends_with(b"\0decoded"));
+    assert_eq!(stat_keyed.count(), 2, "each compressed document by its file");
+    let second = search(&t, &path, &cache, &["-n", "Dijkstra", "a.pdf.gz", "cut.pdf.gz"]);
+    second.assert_code(2).assert_stdout(&first.stdout);
+    assert_eq!(second.stderr, first.stderr, "the failure, remembered");
+    assert_eq!(runs(&t), 2, "the second search ran pdftotext");
+    // Replaced by another compressed document: its own text.
+    std::fs::remove_file(t.path().join("a.pdf.gz")).unwrap();
+    write_pdf(&t, "a.pdf", 14);
+    let want = grep_pages(t.path(), "Dijkstra", "a.pdf", "a.pdf.gz");
+    sh(t.path(), "gzip", &["a.pdf"]);
+    let again = search(&t, &path, &cache, &["-H", "-n", "Dijkstra", "a.pdf.gz"]);
+    again.assert_code(0).assert_stdout(&want);
+    assert_eq!(runs(&t), 3);
+}
+
 /// Searches `a.pdf` after `change` rewrote it: the new text must be found.
 fn after_change(change: impl FnOnce(&Tree)) {
     let t = Tree::new();

@@ -105,6 +105,24 @@ const WORDS: [&str; 16] = [
     "xyz7",
 ];
 
+/// `n` bytes that look random (as compressed data), with `word` in the
+/// middle.
+fn noise(n: usize, word: Option<&[u8]>) -> Vec<u8> {
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64 ^ n as u64;
+    let mut out: Vec<u8> = (0..n)
+        .map(|_| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 24) as u8
+        })
+        .collect();
+    if let Some(w) = word {
+        out[n / 2..n / 2 + w.len()].copy_from_slice(w);
+    }
+    out
+}
+
 /// A tree of 150 source-like files in `tree/` (words from WORDS, a binary
 /// file, a symlink, an empty file, a name that is not UTF-8, a FIFO), with
 /// its own cache, indexed.
@@ -128,18 +146,9 @@ impl Indexed {
         }
         t.file_bytes(b"tree/bin.dat", b"\x00\x01binary PM_RESUME linus\n");
         t.file("tree/d3/e1/rare.c", "Dijkstra was here\n");
-        // Bytes that look random (as compressed data): not indexed, always
-        // searched.
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let noise: Vec<u8> = (0..300_000)
-            .map(|_| {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                (seed >> 24) as u8
-            })
-            .collect();
-        t.file_bytes(b"tree/d4/noise.bin", &noise);
+        // Bytes that look random (as compressed data): not posted, but
+        // filtered; a word in the middle of them.
+        t.file_bytes(b"tree/d4/noise.bin", noise(300_000, Some(b"Zanzibar")));
         t.file("tree/empty", "");
         t.file("tree/.hidden/h.txt", "hidden linus\n");
         t.file_bytes(b"tree/d1/odd\xff.txt", b"odd name linus\n");
@@ -190,6 +199,11 @@ impl Indexed {
 
     /// How the index served a search (the JSON summary's `index`).
     fn served(&self, args: &[&str]) -> Option<serde_json::Value> {
+        self.summary(args).get("index").cloned()
+    }
+
+    /// The JSON summary of a search of `tree`.
+    fn summary(&self, args: &[&str]) -> serde_json::Value {
         let r = self.trawl().args(["-r", "--json"]).args(args).args(["tree"]).run();
         let out = r.stdout_str();
         let last =
@@ -197,12 +211,12 @@ impl Indexed {
         let v: serde_json::Value = serde_json::from_str(last).unwrap_or_else(|e| {
             panic!("summary {last:?}: {e}");
         });
-        v["data"].get("index").cloned()
+        v["data"].clone()
     }
 }
 
 /// The searches an index must answer as a plain search does.
-const CASES: [&[&str]; 46] = [
+const CASES: [&[&str]; 47] = [
     &["PM_RESUME"],
     &["foobardoesnotexist"],
     &["-n", "linus"],
@@ -250,6 +264,8 @@ const CASES: [&[&str]; 46] = [
     // Three bytes the noise holds.
     &["-c", "-a", "-P", "\\x01\\x02"],
     &["-l", "-F", "xyz"],
+    // A word in the noise: its filter admits it.
+    &["-a", "-o", "Zanzibar"],
 ];
 
 #[test]
@@ -258,14 +274,19 @@ fn an_indexed_search_equals_a_search_without_the_index() {
     for args in CASES {
         ix.same(args);
     }
-    // The index did serve them: a rare word opens its one file, and the
-    // noise, whose grams are not indexed.
+    // The index did serve them: a rare word opens its one file; the noise,
+    // whose grams are filtered rather than posted, is opened only for a
+    // word its filter admits.
     let served = ix.served(&["Dijkstra"]).expect("the index serves the search");
     assert_eq!(served["files_changed"], 0, "{served}");
-    assert_eq!(served["files_candidates"], 2, "{served}");
+    assert_eq!(served["files_candidates"], 1, "{served}");
     assert!(served["files_skipped"].as_u64().unwrap() > 150, "{served}");
     let none = ix.served(&["foobardoesnotexist"]).expect("served");
-    assert_eq!(none["files_candidates"], 1, "the noise: {none}");
+    assert_eq!(none["files_candidates"], 0, "{none}");
+    let in_noise = ix.served(&["Zanzibar"]).expect("served");
+    assert_eq!(in_noise["files_candidates"], 1, "the noise: {in_noise}");
+    let r = ix.same(&["-a", "-c", "Zanzibar"]);
+    assert!(r.stdout_str().contains("tree/d4/noise.bin:1\n"), "{}", r.stdout_str());
     // -v, and -c (which prints every file), read every file.
     assert_eq!(ix.served(&["-v", "static"]).unwrap()["files_skipped"], 0);
     let counted = ix.trawl().args(["-r", "--stats", "-c", "static", "tree"]).run();
@@ -273,7 +294,7 @@ fn an_indexed_search_equals_a_search_without_the_index() {
     assert!(text.contains("\n0 files passed over by the index (they cannot match)\n"), "{text}");
     let rare = ix.trawl().args(["-r", "--stats", "Dijkstra", "tree"]).run();
     let text = rare.stdout_str();
-    assert!(text.contains("\n2 files searched as the index's candidates\n"), "{text}");
+    assert!(text.contains("\n1 files searched as the index's candidates\n"), "{text}");
     assert!(text.contains("\n0 files searched because they changed or are new\n"), "{text}");
     // --no-index: not served.
     assert_eq!(ix.served(&["--no-index", "TORVALDS"]), None);
@@ -793,8 +814,9 @@ fn an_update_reads_only_what_changed_and_searches_stay_right() {
     // The index serves it with nothing changed since.
     let served = ix.served(&["NEEDLE"]).expect("served");
     assert_eq!(served["files_changed"], 0, "{served}");
-    // And the noise.
-    assert_eq!(served["files_candidates"], 5, "{served}");
+    assert_eq!(served["files_candidates"], 4, "{served}");
+    // The noise's filter was kept by the update.
+    assert_eq!(ix.served(&["Zanzibar"]).expect("served")["files_candidates"], 1);
     // Nothing changed: the index stands as it is.
     let before = std::fs::read(ix.generation()).unwrap();
     ix.trawl().args(["index", "tree"]).run().assert_code(0).assert_no_stderr();
@@ -821,7 +843,7 @@ fn an_index_with_extracted_text_serves_searches_that_extract() {
     sh(&z, "gzip", &["a.txt"]);
     std::fs::write(z.join("w/m1.txt"), "a MEMBERWORD in a zip\n").unwrap();
     std::fs::write(z.join("w/m2.txt"), "static int in a member\n").unwrap();
-    std::fs::copy(ix.path("d4/noise.bin"), z.join("w/noise.bin")).unwrap();
+    std::fs::write(z.join("w/noise.bin"), noise(300_000, Some(b"Zoroaster"))).unwrap();
     sh(&z.join("w"), "zip", &["-q", "../arch.zip", "m1.txt", "m2.txt"]);
     sh(&z.join("w"), "zip", &["-q", "-0", "../noise.zip", "noise.bin"]);
     std::fs::remove_dir_all(z.join("w")).unwrap();
@@ -834,7 +856,7 @@ fn an_index_with_extracted_text_serves_searches_that_extract() {
     std::fs::write(z.join("broken.gz"), b"\x1f\x8b\x08\x00garbage that is not deflate").unwrap();
     std::thread::sleep(Duration::from_millis(1100));
     ix.trawl().args(["index", "--full", "--docs", "tree"]).run().assert_code(0).assert_no_stderr();
-    let cases: [&[&str]; 10] = [
+    let cases: [&[&str]; 11] = [
         &["ZIPNEEDLE"],
         &["MEMBERWORD"],
         &["PDFWORD"],
@@ -845,6 +867,7 @@ fn an_index_with_extracted_text_serves_searches_that_extract() {
         &["--include=*.txt", "MEMBERWORD"],
         &["-w", "on"],
         &["-c", "-a", "-P", "\\x01\\x02"],
+        &["-a", "-l", "Zoroaster"],
     ];
     for mode in [&["--docs"][..], &["--search-zip"], &[]] {
         for args in cases {
@@ -857,9 +880,9 @@ fn an_index_with_extracted_text_serves_searches_that_extract() {
         [("PDFWORD", "doc.pdf"), ("MEMBERWORD", "arch.zip"), ("ZIPNEEDLE", "a.txt.gz")]
     {
         let served = ix.served(&["--docs", word]).expect("served");
-        // With the file holding it, the damaged one and the noise (whose
-        // bytes and text look random: not indexed).
-        assert_eq!(served["files_candidates"], 4, "{word}: {file}, broken.gz, noise\n{served}");
+        // With the file holding it and the damaged one (the noise's bytes
+        // and the zipped noise's text are filtered).
+        assert_eq!(served["files_candidates"], 2, "{word}: {file}, broken.gz\n{served}");
         let r = ix.same(&["--docs", "-l", word]);
         assert!(r.stdout_str().contains(file), "{word}: {}", r.stdout_str());
     }
@@ -875,7 +898,10 @@ fn an_index_with_extracted_text_serves_searches_that_extract() {
     sh(&z, "gzip", &["a.txt"]);
     ix.index();
     let served = ix.served(&["--docs", "NEWZIPWORD"]).expect("served");
-    assert_eq!(served["files_candidates"], 4, "{served}");
+    assert_eq!(served["files_candidates"], 2, "{served}");
+    // A word of the zipped noise: the zip's text filter admits it.
+    let zipped = ix.served(&["--docs", "Zoroaster"]).expect("served");
+    assert_eq!(zipped["files_candidates"], 2, "noise.zip, broken.gz: {zipped}");
     assert_eq!(served["files_changed"], 0, "{served}");
     for mode in [&["--docs"][..], &["--search-zip"]] {
         for args in [&["NEWZIPWORD"][..], &["ZIPNEEDLE"], &["-c", "linus"]] {
@@ -887,6 +913,116 @@ fn an_index_with_extracted_text_serves_searches_that_extract() {
     let none = ix.served(&["--docs", "PDFWORD"]).expect("served");
     assert_eq!(none["files_skipped"], 0, "{none}");
     ix.same(&["--docs", "PDFWORD"]);
+}
+
+// ---------------------------------------------------------------------
+// Big archives, read member by member.
+
+/// A 1.2 MB `.tgz` in `tree/arch` (compressed: past the size from which
+/// archives are kept member by member): 300 text members, a nested zip,
+/// and noise (with a word in it).
+fn with_big_archive(ix: &Indexed) {
+    use crate::extract::sh;
+    let src = ix.t.path().join("src");
+    let m = src.join("m");
+    std::fs::create_dir_all(m.join("z")).unwrap();
+    for i in 0..300usize {
+        let mut text = format!("member {i} of the archive\nstatic int x{i};\n");
+        if i % 50 == 7 {
+            text.push_str("a MEMBERNEEDLE here\n");
+        }
+        if i == 123 {
+            text.push_str("ONLYONCE in one member\n");
+        }
+        std::fs::write(m.join(format!("t{i:03}.txt")), text).unwrap();
+    }
+    for k in 0..4 {
+        std::fs::write(m.join(format!("noise{k}.bin")), noise(300_000 + k, Some(b"Zephyr")))
+            .unwrap();
+    }
+    std::fs::write(m.join("z/inner.txt"), "INNERWORD in a zip in the tar\n").unwrap();
+    sh(&m.join("z"), "zip", &["-q", "../inner.zip", "inner.txt"]);
+    std::fs::remove_dir_all(m.join("z")).unwrap();
+    std::fs::create_dir_all(ix.path("arch")).unwrap();
+    let out = ix.path("arch/big.tgz");
+    sh(&src, "tar", &["czf", out.to_str().unwrap(), "m"]);
+    assert!(std::fs::metadata(&out).unwrap().len() > 1 << 20);
+}
+
+/// The searches a big archive's members must answer as a plain search
+/// does.
+const MEMBER_CASES: [&[&str]; 14] = [
+    &["ONLYONCE"],
+    &["MEMBERNEEDLE"],
+    &["-n", "-i", "memberneedle"],
+    &["-l", "MEMBERNEEDLE"],
+    &["-c", "ONLYONCE"],
+    &["INNERWORD"],
+    &["--include=*.txt", "MEMBERNEEDLE"],
+    &["--include=inner.txt", "INNERWORD"],
+    &["-o", "-b", "x12[0-9]"],
+    &["-m1", "static"],
+    &["-a", "-c", "Zephyr"],
+    &["foobardoesnotexist"],
+    &["-q", "ONLYONCE"],
+    &["-v", "-c", "static"],
+];
+
+/// The bytes a search of `tree` read.
+fn bytes_searched(ix: &Indexed, args: &[&str]) -> u64 {
+    ix.summary(args)["stats"]["bytes_searched"].as_u64().unwrap()
+}
+
+#[test]
+fn a_big_archive_is_read_member_by_member_from_the_cache() {
+    let ix = Indexed::new();
+    with_big_archive(&ix);
+    std::thread::sleep(Duration::from_millis(1100));
+    let built = ix.trawl().args(["index", "--full", "--search-zip", "tree"]).run();
+    built.assert_code(0).assert_no_stderr();
+    for args in MEMBER_CASES {
+        ix.same(&[&["--search-zip"], args].concat());
+    }
+    // A rare word: its one member is read, from the cache.
+    let whole = bytes_searched(&ix, &["--no-index", "--search-zip", "ONLYONCE"]);
+    let one = bytes_searched(&ix, &["--search-zip", "ONLYONCE"]);
+    assert!(whole > 1 << 20, "{whole}");
+    assert!(one < 100, "the member alone: {one} bytes");
+    let six = bytes_searched(&ix, &["--search-zip", "MEMBERNEEDLE"]);
+    assert!(six < 1000, "six members: {six} bytes");
+    // A word of the noise members: each of their filters admits it.
+    assert!(bytes_searched(&ix, &["--search-zip", "-a", "Zephyr"]) >= 1_200_000);
+    // The cache of the members' texts damaged: the archive is read whole,
+    // and the answers are the same.
+    let db = std::path::Path::new(&ix.cache).join("trawl/extracted.sqlite3");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let changed =
+        conn.execute("UPDATE pack_members SET data = zeroblob(length(data))", []).unwrap();
+    assert_eq!(changed, 305, "one pack: 300 texts, the noise and the nested zip's member");
+    drop(conn);
+    for args in MEMBER_CASES {
+        ix.same(&[&["--search-zip"], args].concat());
+    }
+    assert!(bytes_searched(&ix, &["--search-zip", "ONLYONCE"]) > 1 << 20, "read whole");
+    // Gone from the cache: the same.
+    ix.trawl().args(["cache", "clear"]).run().assert_code(0);
+    for args in MEMBER_CASES {
+        ix.same(&[&["--search-zip"], args].concat());
+    }
+    // The archive changed since the index: read whole, new members found.
+    ix.trawl().args(["index", "--full", "--search-zip", "tree"]).run().assert_code(0);
+    assert!(bytes_searched(&ix, &["--search-zip", "ONLYONCE"]) < 100, "a pack again");
+    std::fs::write(ix.t.path().join("src/m/t000.txt"), "ONLYONCE again, changed\n").unwrap();
+    let out = ix.path("arch/big.tgz");
+    crate::extract::sh(&ix.t.path().join("src"), "tar", &["czf", out.to_str().unwrap(), "m"]);
+    for args in MEMBER_CASES {
+        ix.same(&[&["--search-zip"], args].concat());
+    }
+    let r = ix.same(&["--search-zip", "-c", "ONLYONCE"]);
+    assert!(r.stdout_str().contains("tree/arch/big.tgz{m/t000.txt}:1\n"), "{}", r.stdout_str());
+    // Another extraction than the index's: read whole, the same answers.
+    ix.same(&["--search-zip", "--max-archive-depth", "1", "INNERWORD"]);
+    ix.same(&["--docs", "ONLYONCE"]);
 }
 
 // ---------------------------------------------------------------------
