@@ -41,7 +41,10 @@ def records(data, sep):
     order), then sorted by file: files are searched in parallel."""
     by_file = {}
     for rec in data.split(sep):
-        name = rec.split(b":", 1)[0] if b":" in rec else rec
+        if rec.startswith(b"trawl: ") and rec.endswith(b": binary file matches"):
+            name = rec[len(b"trawl: "):-len(b": binary file matches")]
+        else:
+            name = rec.split(b":", 1)[0] if b":" in rec else rec
         by_file.setdefault(name, []).append(rec)
     return sorted(by_file.items())
 
@@ -63,7 +66,9 @@ def main():
     for mode in modes:
         for pat in PATTERNS:
             args = ["-r"] + mode + pat
-            sep = b"\0" if "-z" in pat else b"\n"
+            # -z ends output lines with NUL, but -l names with a newline.
+            nul = ("-z" in pat and "-l" not in pat) or "-Z" in pat
+            sep = b"\0" if nul else b"\n"
             a = run(trawl, args, path)
             b = run(trawl, ["--no-index"] + args, path)
             same = (a[0] == b[0] and records(a[1], sep) == records(b[1], sep)

@@ -236,12 +236,94 @@ fn drop_one(store: &Store, shown: &Path) -> bool {
     }
 }
 
+/// How many bytes a build will read, for its progress's ETA.
+enum Total<'a> {
+    /// Not known (an update reads only what changed).
+    Unknown,
+    /// The files' sizes in the index built before.
+    Known(u64),
+    /// Counted while the build runs (the sizes of the regular files under
+    /// this root, on its file system), when its progress is shown.
+    Count(&'a Path),
+}
+
+/// The sizes of the regular files an index lists.
+fn indexed_bytes(segment: &Segment) -> Option<u64> {
+    let dirs = segment.dirs().ok()?;
+    let files = dirs.iter().flat_map(|d| d.entries.iter());
+    Some(
+        files.filter(|e| e.kind == trawl_index::segment::EntryType::File).map(|e| e.key.size).sum(),
+    )
+}
+
+/// The sizes of the regular files under `root`, not following links nor
+/// leaving its file system (what a build reads).
+fn count_bytes(root: &Path) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(top) = std::fs::symlink_metadata(root) else { return 0 };
+    let (mut total, mut stack) = (0, vec![root.to_path_buf()]);
+    while let Some(dir) = stack.pop() {
+        let Ok(list) = std::fs::read_dir(&dir) else { continue };
+        for e in list.flatten() {
+            match e.file_type() {
+                Ok(t) if t.is_dir() => {
+                    if e.metadata().is_ok_and(|m| m.dev() == top.dev()) {
+                        stack.push(e.path());
+                    }
+                }
+                Ok(t) if t.is_file() => total += e.metadata().map_or(0, |m| m.len()),
+                _ => {}
+            }
+        }
+    }
+    total
+}
+
+/// The progress line: files, directories, bytes read (of how many, when
+/// known), rate and, when the total is known, the time left.
+fn progress_message(p: &Progress, total: Option<u64>, elapsed: Duration) -> String {
+    let bytes = p.bytes.load(Ordering::Relaxed);
+    let secs = elapsed.as_secs_f64().max(0.001);
+    let rate = bytes as f64 / secs;
+    let mut msg = format!(
+        "{} files, {} dirs, {:.0} MB",
+        p.files.load(Ordering::Relaxed),
+        p.dirs.load(Ordering::Relaxed),
+        bytes as f64 / 1e6
+    );
+    if let Some(total) = total {
+        msg.push_str(&format!(" of {:.0} MB", total as f64 / 1e6));
+    }
+    msg.push_str(&format!(" at {:.0} MB/s", rate / 1e6));
+    if let Some(total) = total.filter(|_| rate > 0.0) {
+        let left = Duration::from_secs_f64(total.saturating_sub(bytes) as f64 / rate);
+        msg.push_str(&format!(", ETA {}", indicatif::HumanDuration(left)));
+    }
+    msg
+}
+
 /// Shows a build's progress on a terminal (files, directories, bytes,
-/// rate) while `work` runs; nothing through a pipe.
-fn with_progress<T>(start: Instant, progress: &Progress, work: impl FnOnce() -> T) -> T {
+/// rate, ETA when the total is known) while `work` runs; nothing through
+/// a pipe.
+fn with_progress<T>(
+    start: Instant,
+    progress: &Progress,
+    total: Total<'_>,
+    work: impl FnOnce() -> T,
+) -> T {
     let done = std::sync::atomic::AtomicBool::new(false);
+    let terminal = std::io::stderr().is_terminal();
+    // The total, once known (u64::MAX: not yet).
+    let known = std::sync::atomic::AtomicU64::new(match total {
+        Total::Known(n) => n,
+        _ => u64::MAX,
+    });
     std::thread::scope(|s| {
-        let shown_progress = std::io::stderr().is_terminal().then(|| {
+        if let (Total::Count(root), true) = (total, terminal) {
+            let known = &known;
+            s.spawn(move || known.store(count_bytes(root), Ordering::Relaxed));
+        }
+        let shown_progress = terminal.then(|| {
             s.spawn(|| {
                 let bar = indicatif::ProgressBar::new_spinner();
                 bar.set_style(
@@ -249,15 +331,8 @@ fn with_progress<T>(start: Instant, progress: &Progress, work: impl FnOnce() -> 
                         .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
                 );
                 while !done.load(Ordering::Relaxed) {
-                    let bytes = progress.bytes.load(Ordering::Relaxed);
-                    let secs = start.elapsed().as_secs_f64().max(0.001);
-                    bar.set_message(format!(
-                        "{} files, {} dirs, {:.0} MB at {:.0} MB/s",
-                        progress.files.load(Ordering::Relaxed),
-                        progress.dirs.load(Ordering::Relaxed),
-                        bytes as f64 / 1e6,
-                        bytes as f64 / 1e6 / secs
-                    ));
+                    let total = Some(known.load(Ordering::Relaxed)).filter(|&n| n != u64::MAX);
+                    bar.set_message(progress_message(progress, total, start.elapsed()));
                     bar.tick();
                     std::thread::sleep(Duration::from_millis(100));
                 }
@@ -318,7 +393,7 @@ fn build_one(store: &Store, shown: &Path, full: bool, (texts, cancel): (Texts, &
     let signature = extractor.as_ref().map(|e| e.0.signature()).unwrap_or_default();
     let source = extractor.as_ref().map(|e| e as &dyn trawl_index::build::Texts);
     if let Some((segment, _)) = &old {
-        let outcome = with_progress(start, &progress, || {
+        let outcome = with_progress(start, &progress, Total::Unknown, || {
             update(store.root(), segment, store.dir(), threads, &progress, (source, &signature))
         });
         match outcome {
@@ -353,7 +428,13 @@ fn build_one(store: &Store, shown: &Path, full: bool, (texts, cancel): (Texts, &
             }
         }
     }
-    let built = with_progress(start, &progress, || {
+    // What a build reads: as much as the index before it read, or counted.
+    let before = match &old {
+        Some((segment, _)) => indexed_bytes(segment),
+        None => store.current().ok().flatten().and_then(|(segment, _)| indexed_bytes(&segment)),
+    };
+    let total = before.map_or(Total::Count(store.root()), Total::Known);
+    let built = with_progress(start, &progress, total, || {
         build(store.root(), store.dir(), threads, &progress, source)
     });
     let built = match built {
@@ -495,4 +576,39 @@ impl trawl_extract::Visit for Collect<'_> {
     }
 
     fn warning(&mut self, _name: &[u8], _err: &std::io::Error) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_progress_line_tells_the_time_left_once_the_total_is_known() {
+        let p = Progress::default();
+        p.files.store(120, Ordering::Relaxed);
+        p.dirs.store(7, Ordering::Relaxed);
+        p.bytes.store(300_000_000, Ordering::Relaxed);
+        let two = Duration::from_secs(2);
+        assert_eq!(progress_message(&p, None, two), "120 files, 7 dirs, 300 MB at 150 MB/s");
+        assert_eq!(
+            progress_message(&p, Some(1_200_000_000), two),
+            "120 files, 7 dirs, 300 MB of 1200 MB at 150 MB/s, ETA 6 seconds"
+        );
+        p.bytes.store(0, Ordering::Relaxed);
+        assert_eq!(
+            progress_message(&p, Some(10), two),
+            "120 files, 7 dirs, 0 MB of 0 MB at 0 MB/s"
+        );
+    }
+
+    #[test]
+    fn the_bytes_a_build_reads_are_counted_on_its_file_system_without_links() {
+        let t = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(t.path().join("a/b")).unwrap();
+        std::fs::write(t.path().join("a/one"), [0u8; 1000]).unwrap();
+        std::fs::write(t.path().join("a/b/two"), [0u8; 234]).unwrap();
+        std::os::unix::fs::symlink("one", t.path().join("a/link")).unwrap();
+        std::os::unix::fs::symlink("a", t.path().join("dirlink")).unwrap();
+        assert_eq!(count_bytes(t.path()), 1234);
+    }
 }

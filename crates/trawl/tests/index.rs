@@ -105,6 +105,34 @@ const WORDS: [&str; 16] = [
     "xyz7",
 ];
 
+#[test]
+fn a_build_shows_its_progress_on_a_terminal() {
+    let t = Tree::new();
+    t.file("tree/a.c", "int main(void) { return PM_RESUME; }\n");
+    t.file("tree/sub/b.txt", "nothing here\n");
+    let cache = t.path().join("cache").display().to_string();
+    // Through a pseudo-terminal (script(1)): the build's summary, on
+    // standard error.
+    let trawl = env!("CARGO_BIN_EXE_trawl");
+    let r = Cmd::new("script", t.path())
+        .env("XDG_CACHE_HOME", &cache)
+        .args(["-qec", &format!("'{trawl}' index tree"), "/dev/null"])
+        .run();
+    r.assert_code(0);
+    let shown = r.stdout_str();
+    assert!(
+        shown.contains("trawl: indexed tree: 2 files, 2 directories, 0.0 MB read, in "),
+        "{shown}"
+    );
+    // Through a pipe: nothing.
+    t.trawl()
+        .env("XDG_CACHE_HOME", &cache)
+        .args(["index", "--full", "tree"])
+        .run()
+        .assert_code(0)
+        .assert_no_stderr();
+}
+
 /// `n` bytes that look random (as compressed data), with `word` in the
 /// middle.
 fn noise(n: usize, word: Option<&[u8]>) -> Vec<u8> {
