@@ -266,10 +266,8 @@ fn count_bytes(root: &Path) -> u64 {
         let Ok(list) = std::fs::read_dir(&dir) else { continue };
         for e in list.flatten() {
             match e.file_type() {
-                Ok(t) if t.is_dir() => {
-                    if e.metadata().is_ok_and(|m| m.dev() == top.dev()) {
-                        stack.push(e.path());
-                    }
+                Ok(t) if t.is_dir() && e.metadata().is_ok_and(|m| m.dev() == top.dev()) => {
+                    stack.push(e.path());
                 }
                 Ok(t) if t.is_file() => total += e.metadata().map_or(0, |m| m.len()),
                 _ => {}
