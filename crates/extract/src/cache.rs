@@ -99,6 +99,21 @@ impl Recorder {
     }
 }
 
+/// A row of a pack, to be stored (see [`crate::pack`]).
+pub(crate) struct PackRow {
+    /// What it is.
+    pub(crate) meta: Vec<u8>,
+    /// A member's text (numbered among them), not a message.
+    pub(crate) member: bool,
+    /// A search gives it whatever members it reads.
+    pub(crate) replay: bool,
+    /// A member's text, compressed.
+    pub(crate) frame: Vec<u8>,
+}
+
+/// A row of a pack, as read: its place, what it is, its frame.
+pub(crate) type StoredPackRow = (i64, Vec<u8>, Vec<u8>);
+
 /// A row of `texts`: key, failure, compressed text, its hash, last use.
 type StoredRow = (Vec<u8>, Option<String>, Vec<u8>, Vec<u8>, i64);
 
@@ -165,17 +180,25 @@ impl Cache {
              -- Packs (see crate::pack): an archive's members' texts, each
              -- a zstd frame in a row of its own (a read at an offset into
              -- one big value would walk its overflow pages from the start).
+             -- A row is a member's text (its place among the members with
+             -- text: ordinal) or a message (ordinal NULL), k their order;
+             -- replay: a message, or a text whose reading failed (a search
+             -- gives it whether it may match or not).
              CREATE TABLE IF NOT EXISTS packs (
                  key BLOB PRIMARY KEY,
                  count INTEGER NOT NULL,
                  size INTEGER NOT NULL,
                  used INTEGER NOT NULL);
-             CREATE TABLE IF NOT EXISTS pack_members (
+             CREATE TABLE IF NOT EXISTS pack_rows (
                  pack INTEGER NOT NULL,
                  k INTEGER NOT NULL,
+                 ordinal INTEGER,
+                 replay INTEGER NOT NULL,
                  meta BLOB NOT NULL,
                  data BLOB NOT NULL,
                  PRIMARY KEY (pack, k));
+             CREATE INDEX IF NOT EXISTS pack_ordinals ON pack_rows (pack, ordinal);
+             CREATE INDEX IF NOT EXISTS pack_replays ON pack_rows (pack, replay);
              CREATE INDEX IF NOT EXISTS packs_used ON packs (used);
              CREATE INDEX IF NOT EXISTS packs_size ON packs (size);",
         )?;
@@ -213,14 +236,14 @@ impl Cache {
     /// and reads as a miss.
     pub fn get(&self, key: &[u8]) -> rusqlite::Result<Option<Entry>> {
         let conn = self.conn();
+        // Asked for every document a search meets: prepared once.
         let row: Option<StoredRow> = conn
-            .query_row(
+            .prepare_cached(
                 "SELECT t.key, t.failure, t.data, t.hash, t.used FROM texts t
                  WHERE t.key = ?1 OR t.key = (SELECT target FROM aliases WHERE key = ?1)
                  LIMIT 1",
-                [key],
-                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)),
-            )
+            )?
+            .query_row([key], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))
             .optional()?;
         let Some((stored_key, failure, compressed, hash, used)) = row else { return Ok(None) };
         let now = now();
@@ -261,12 +284,13 @@ impl Cache {
         self.evict(&mut conn)
     }
 
-    /// Stores a pack (see [`crate::pack`]) under `key`: each member's
-    /// description and frame, in order.
+    /// Stores a pack (see [`crate::pack`]) under `key`: each row's
+    /// description, whether it is a member's text, whether a search
+    /// always replays it, and its frame, in order.
     pub(crate) fn put_pack(
         &self,
         key: &[u8],
-        members: impl Iterator<Item = io::Result<(Vec<u8>, Vec<u8>)>>,
+        rows: impl Iterator<Item = io::Result<PackRow>>,
     ) -> rusqlite::Result<()> {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
@@ -274,7 +298,7 @@ impl Cache {
             .query_row("SELECT rowid FROM packs WHERE key = ?1", [key], |r| r.get::<_, i64>(0))
             .optional()?
         {
-            tx.execute("DELETE FROM pack_members WHERE pack = ?1", [old])?;
+            tx.execute("DELETE FROM pack_rows WHERE pack = ?1", [old])?;
             tx.execute("DELETE FROM packs WHERE rowid = ?1", [old])?;
         }
         tx.execute(
@@ -282,15 +306,18 @@ impl Cache {
             params![key, now()],
         )?;
         let pack = tx.last_insert_rowid();
-        let (mut count, mut size) = (0i64, 0i64);
+        let (mut k, mut count, mut size) = (0i64, 0i64, 0i64);
         {
             let mut insert = tx.prepare(
-                "INSERT INTO pack_members (pack, k, meta, data) VALUES (?1, ?2, ?3, ?4)",
+                "INSERT INTO pack_rows (pack, k, ordinal, replay, meta, data)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             )?;
-            for m in members {
-                let (meta, frame) = m.map_err(io_sql)?;
-                insert.execute(params![pack, count, meta, frame])?;
-                count += 1;
+            for row in rows {
+                let PackRow { meta, member, replay, frame } = row.map_err(io_sql)?;
+                let ordinal = member.then_some(count);
+                insert.execute(params![pack, k, ordinal, replay, meta, frame])?;
+                k += 1;
+                count += i64::from(member);
                 size += (meta.len() + frame.len()) as i64;
             }
         }
@@ -318,16 +345,34 @@ impl Cache {
         Ok(Some((row, count as u32)))
     }
 
-    /// The description and frame of member `k` of the pack in `row`.
+    /// The place, description and frame of the member with text numbered
+    /// `ordinal` of the pack in `row`.
     pub(crate) fn pack_member(
         &self,
         row: i64,
-        k: u32,
-    ) -> rusqlite::Result<Option<(Vec<u8>, Vec<u8>)>> {
+        ordinal: u32,
+    ) -> rusqlite::Result<Option<StoredPackRow>> {
         let conn = self.conn();
-        let mut stmt =
-            conn.prepare_cached("SELECT meta, data FROM pack_members WHERE pack = ?1 AND k = ?2")?;
-        stmt.query_row(params![row, k], |r| Ok((r.get(0)?, r.get(1)?))).optional()
+        let mut stmt = conn.prepare_cached(
+            "SELECT k, meta, data FROM pack_rows INDEXED BY pack_ordinals
+             WHERE pack = ?1 AND ordinal = ?2",
+        )?;
+        stmt.query_row(params![row, ordinal], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).optional()
+    }
+
+    /// The place, description and frame of every row of the pack in
+    /// `row` that a search always replays (messages, texts whose reading
+    /// failed).
+    pub(crate) fn pack_replays(&self, row: i64) -> rusqlite::Result<Vec<StoredPackRow>> {
+        let conn = self.conn();
+        // By their own index (ordered by k, SQLite would read every row of
+        // the pack).
+        let mut stmt = conn.prepare_cached(
+            "SELECT k, meta, data FROM pack_rows INDEXED BY pack_replays
+             WHERE pack = ?1 AND replay = 1",
+        )?;
+        let rows = stmt.query_map([row], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        rows.collect()
     }
 
     /// Removes the least recently used texts and packs while the total is
@@ -363,7 +408,7 @@ impl Cache {
                     tx.execute("DELETE FROM aliases WHERE target = ?1", [&key])?;
                 } else {
                     let row: i64 = pack_of.query_row([&key], |r| r.get(0))?;
-                    tx.execute("DELETE FROM pack_members WHERE pack = ?1", [row])?;
+                    tx.execute("DELETE FROM pack_rows WHERE pack = ?1", [row])?;
                     tx.execute("DELETE FROM packs WHERE rowid = ?1", [row])?;
                 }
                 excess -= size;
@@ -389,7 +434,7 @@ impl Cache {
     pub fn clear(&self) -> rusqlite::Result<()> {
         let conn = self.conn();
         conn.execute_batch(
-            "DELETE FROM texts; DELETE FROM aliases; DELETE FROM packs; DELETE FROM pack_members;
+            "DELETE FROM texts; DELETE FROM aliases; DELETE FROM packs; DELETE FROM pack_rows;
              VACUUM;",
         )
     }

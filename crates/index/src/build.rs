@@ -61,9 +61,22 @@ pub struct Built {
 pub trait Texts: Sync {
     /// Feeds the text streams inside `file` (opened as `path`) to `out`,
     /// each begun with [`TextSink::begin`] and given in pieces; None when
-    /// the file is searched as its bytes, Some(false) when some of its
-    /// text could not be extracted.
-    fn texts(&self, path: &Path, file: &File, out: &mut dyn TextSink) -> Option<bool>;
+    /// the file is searched as its bytes.
+    fn texts(&self, path: &Path, file: &File, out: &mut dyn TextSink) -> Option<Extraction>;
+}
+
+/// What extraction made of a file.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Extraction {
+    /// All its text was extracted.
+    Complete,
+    /// Some of it could not be: a search that extracts always reads the
+    /// file (and says why).
+    Failed,
+    /// Some could not be, but what a search needs was kept: an archive
+    /// whose members' texts and messages are in the cache (a pack), so a
+    /// search reads the members that may match and replays the messages.
+    Replayable,
 }
 
 /// How a text stream of a file is indexed.
@@ -247,7 +260,8 @@ impl Shared<'_> {
     /// Keeps a side row of `number` whose bytes are `bytes`.
     fn side(&self, number: u32, bytes: &[u8], side: fn(Blob<'static>) -> Side<'static>) {
         match self.blobs.put(bytes) {
-            Ok((at, len, crc)) => {
+            Ok((at, len)) => {
+                let crc = crate::segment::side_checksum(&side(Blob::Spilled(0, 0, 0)), bytes);
                 let side = side(Blob::Spilled(at, len, crc));
                 self.sides.lock().unwrap_or_else(|p| p.into_inner()).push(SideRow { number, side });
             }
@@ -421,7 +435,7 @@ fn index_file(
                 };
                 let found = match (&f).seek(io::SeekFrom::Start(0)) {
                     Ok(_) => texts.texts(path, &f, &mut sink),
-                    Err(_) => Some(false),
+                    Err(_) => Some(Extraction::Failed),
                 };
                 entry.extracted = sink.finish(id, found);
             }
@@ -494,31 +508,38 @@ impl Sink<'_, '_, '_, '_> {
 
     /// What the extraction (`found`, as [`Texts::texts`] returned it)
     /// made of the file numbered `id`; its text posted.
-    fn finish(mut self, id: u32, found: Option<bool>) -> Extracted {
+    fn finish(mut self, id: u32, found: Option<Extraction>) -> Extracted {
         if self.member_open {
             self.end_member();
         }
         let text = self.grams.take_sorted();
         let members = !self.members.is_empty();
-        match found {
-            None => Extracted::Nothing,
-            Some(false) => Extracted::Failed,
+        let done = match found {
+            None => return Extracted::Nothing,
+            Some(Extraction::Failed) => return Extracted::Failed,
             // Parts and members together are not told apart: the file is
             // always read.
-            Some(true) if members && self.parts > 0 => Extracted::Failed,
-            Some(true) if members => {
+            Some(_) if members && self.parts > 0 => return Extracted::Failed,
+            Some(done) => done,
+        };
+        match (done, members) {
+            (Extraction::Complete | Extraction::Replayable, true) => {
                 let list: Vec<u8> = self.members.iter().flat_map(|n| n.to_le_bytes()).collect();
                 self.shared.side(id | EXTRACTED, &list, Side::Streams);
-                Extracted::Streams
+                match done {
+                    Extraction::Complete => Extracted::Streams,
+                    _ => Extracted::StreamsReported,
+                }
             }
-            Some(true) if looks_random(text.len(), self.fed) => {
+            (Extraction::Complete, false) if looks_random(text.len(), self.fed) => {
                 self.shared.filter(id | EXTRACTED, &text);
                 Extracted::Unindexed
             }
-            Some(true) => {
+            (Extraction::Complete, false) => {
                 self.postings.add(id | EXTRACTED, &text);
                 Extracted::Text
             }
+            _ => Extracted::Failed,
         }
     }
 }
@@ -607,7 +628,12 @@ mod tests {
         // per thread, which the runs must keep in order.
         struct Reversed;
         impl Texts for Reversed {
-            fn texts(&self, path: &Path, file: &File, out: &mut dyn TextSink) -> Option<bool> {
+            fn texts(
+                &self,
+                path: &Path,
+                file: &File,
+                out: &mut dyn TextSink,
+            ) -> Option<Extraction> {
                 let name = path.to_string_lossy();
                 let mut bytes = Vec::new();
                 (&*file).read_to_end(&mut bytes).ok()?;
@@ -617,7 +643,7 @@ mod tests {
                         out.begin(StreamKind::Member);
                         out.add(half);
                     }
-                    return Some(true);
+                    return Some(Extraction::Complete);
                 }
                 if !name.ends_with("7.txt") {
                     return None;
@@ -625,7 +651,7 @@ mod tests {
                 bytes.reverse();
                 out.begin(StreamKind::Part);
                 out.add(&bytes);
-                Some(true)
+                Some(Extraction::Complete)
             }
         }
         let built =

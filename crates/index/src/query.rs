@@ -30,7 +30,7 @@ impl<'q, 's> Candidates<'q, 's> {
     /// may match; one without a filter, or whose filter is damaged, may.
     pub fn filtered(&self, number: u32) -> bool {
         match self.segment.filter(number) {
-            Ok(Some(f)) => f.admits(self.query),
+            Ok(Some(f)) => f.admits(self.query).unwrap_or(true),
             Ok(None) | Err(_) => true,
         }
     }

@@ -42,15 +42,14 @@ impl Blobs {
         Ok(Blobs { file: std::sync::Mutex::new((tempfile::tempfile_in(dir)?, 0)) })
     }
 
-    /// Keeps `bytes`; their offset, length and checksum.
-    pub fn put(&self, bytes: &[u8]) -> io::Result<(u64, u32, u32)> {
+    /// Keeps `bytes`; their offset and length.
+    pub fn put(&self, bytes: &[u8]) -> io::Result<(u64, u32)> {
         let len = u32::try_from(bytes.len()).map_err(|_| io::Error::other("blob too large"))?;
-        let crc = crc32fast::hash(bytes);
         let mut f = self.file.lock().unwrap_or_else(|p| p.into_inner());
         let at = f.1;
         f.0.write_all_at(bytes, at)?;
         f.1 += u64::from(len);
-        Ok((at, len, crc))
+        Ok((at, len))
     }
 
     /// The bytes kept at `at`.

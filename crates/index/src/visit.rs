@@ -273,6 +273,13 @@ pub fn plan(
                                 None => true,
                             }
                         }
+                        // Visited for its messages, whatever it holds.
+                        (true, Extracted::StreamsReported) => {
+                            if let Some(m) = candidates.and_then(|c| c.members(id | EXTRACTED)) {
+                                members.push((e.key, m));
+                            }
+                            true
+                        }
                         _ if e.class == Class::Binary
                             && scope.binary_files == BinaryFiles::Skipped =>
                         {

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use std::os::unix::ffi::OsStrExt;
 
-use trawl_index::build::{build, Progress, StreamKind, TextSink};
+use trawl_index::build::{build, Extraction, Progress, StreamKind, TextSink};
 use trawl_index::segment::{Dir, Posting, Segment};
 use trawl_index::store::{all, Store};
 use trawl_index::update::{update, Outcome};
@@ -518,19 +518,28 @@ impl Texts {
 struct Extracting(trawl_extract::Extractor);
 
 impl trawl_index::build::Texts for Extracting {
-    fn texts(&self, path: &Path, file: &std::fs::File, out: &mut dyn TextSink) -> Option<bool> {
+    fn texts(
+        &self,
+        path: &Path,
+        file: &std::fs::File,
+        out: &mut dyn TextSink,
+    ) -> Option<Extraction> {
         let name = path.as_os_str().as_bytes();
         let kind = match self.0.sniff(name, file) {
             Ok(trawl_extract::Kind::Plain) => return None,
             Ok(kind) => kind,
-            Err(_) => return Some(false),
+            Err(_) => return Some(Extraction::Failed),
         };
         let mut collect = Collect { out, complete: true, buf: vec![0; 64 << 10], members: false };
         let size = file.metadata().map_or(0, |m| m.len());
         collect.members = self.0.packs(kind, size);
         // Without a pack kept, a search reads the archive whole.
-        self.0.file_packing(name, file, kind, &mut collect);
-        Some(collect.complete)
+        let (_, packed) = self.0.file_packing(name, file, kind, &mut collect);
+        Some(match (collect.complete, packed) {
+            (true, _) => Extraction::Complete,
+            (false, trawl_extract::pack::Packed::WithMessages) => Extraction::Replayable,
+            (false, _) => Extraction::Failed,
+        })
     }
 }
 

@@ -11,6 +11,7 @@
 //! fixed; warm 35 ms either way).
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
 use trawl_walk::{Visitor, WalkBuilder};
@@ -30,13 +31,36 @@ where
 {
     let max = max_threads(walk);
     let cold = AtomicBool::new(false);
-    let done = AtomicBool::new(false);
+    let done = Done::default();
     std::thread::scope(|s| {
         s.spawn(|| watch_disk_reads(&cold, &done));
         let visitors = walk.run_growing(max, &cold, make_visitor);
-        done.store(true, Ordering::Relaxed);
+        done.set();
         visitors
     })
+}
+
+/// The walk is over: the watcher stops at once (it is not left to finish
+/// a sleep that the run would wait for).
+#[derive(Default)]
+struct Done {
+    over: Mutex<bool>,
+    wake: Condvar,
+}
+
+impl Done {
+    fn set(&self) {
+        *self.over.lock().unwrap_or_else(|p| p.into_inner()) = true;
+        self.wake.notify_all();
+    }
+
+    /// Waits `d` or until the walk is over; whether it is.
+    fn wait(&self, d: Duration) -> bool {
+        let over = self.over.lock().unwrap_or_else(|p| p.into_inner());
+        let (over, _) =
+            self.wake.wait_timeout_while(over, d, |o| !*o).unwrap_or_else(|p| p.into_inner());
+        *over
+    }
 }
 
 /// The most threads [`run`] may grow `walk` to.
@@ -46,17 +70,20 @@ pub fn max_threads(walk: &WalkBuilder) -> usize {
 
 /// Sets `cold` once this process has made the disk read more than
 /// [`COLD_READ_BYTES`], polling every few milliseconds until `done`.
-fn watch_disk_reads(cold: &AtomicBool, done: &AtomicBool) {
+fn watch_disk_reads(cold: &AtomicBool, done: &Done) {
     let read_bytes = || -> Option<u64> {
         let io = std::fs::read_to_string("/proc/self/io").ok()?;
         io.lines().find_map(|l| l.strip_prefix("read_bytes: "))?.trim().parse().ok()
     };
+    // A short walk is over before the first look.
+    if done.wait(Duration::from_millis(3)) {
+        return;
+    }
     let Some(start) = read_bytes() else { return };
-    while !done.load(Ordering::Relaxed) {
+    while !done.wait(Duration::from_millis(3)) {
         if read_bytes().is_some_and(|n| n.saturating_sub(start) > COLD_READ_BYTES) {
             cold.store(true, Ordering::Relaxed);
             return;
         }
-        std::thread::sleep(Duration::from_millis(3));
     }
 }

@@ -1024,8 +1024,7 @@ fn a_big_archive_is_read_member_by_member_from_the_cache() {
     // and the answers are the same.
     let db = std::path::Path::new(&ix.cache).join("trawl/extracted.sqlite3");
     let conn = rusqlite::Connection::open(&db).unwrap();
-    let changed =
-        conn.execute("UPDATE pack_members SET data = zeroblob(length(data))", []).unwrap();
+    let changed = conn.execute("UPDATE pack_rows SET data = zeroblob(length(data))", []).unwrap();
     assert_eq!(changed, 305, "one pack: 300 texts, the noise and the nested zip's member");
     drop(conn);
     for args in MEMBER_CASES {
@@ -1051,6 +1050,45 @@ fn a_big_archive_is_read_member_by_member_from_the_cache() {
     // Another extraction than the index's: read whole, the same answers.
     ix.same(&["--search-zip", "--max-archive-depth", "1", "INNERWORD"]);
     ix.same(&["--docs", "ONLYONCE"]);
+}
+
+#[test]
+fn a_damaged_big_archive_is_read_member_by_member_and_its_messages_replayed() {
+    use crate::extract::sh;
+    let ix = Indexed::new();
+    with_big_archive(&ix);
+    // Cut: a member's text ends early, then the archive itself fails.
+    let whole = std::fs::read(ix.path("arch/big.tgz")).unwrap();
+    std::fs::write(ix.path("arch/cut.tgz"), &whole[..whole.len() * 7 / 10]).unwrap();
+    std::fs::remove_file(ix.path("arch/big.tgz")).unwrap();
+    // A zip with an encrypted member among plain ones.
+    let z = ix.t.path().join("z");
+    std::fs::create_dir_all(&z).unwrap();
+    std::fs::write(z.join("secret.txt"), "ONLYONCE but encrypted\n").unwrap();
+    for k in 0..3 {
+        std::fs::write(z.join(format!("n{k}.bin")), noise(150_000 + k, None)).unwrap();
+    }
+    std::fs::write(z.join("plain.txt"), "MEMBERNEEDLE in a zip\n").unwrap();
+    let zip = ix.path("arch/locked.zip");
+    sh(&z, "zip", &["-q", "-0", zip.to_str().unwrap(), "n0.bin", "n1.bin", "n2.bin", "plain.txt"]);
+    sh(&z, "zip", &["-q", "-P", "secret", zip.to_str().unwrap(), "secret.txt"]);
+    assert!(std::fs::metadata(&zip).unwrap().len() > 256 << 10);
+    std::thread::sleep(Duration::from_millis(1100));
+    ix.trawl().args(["index", "--full", "--search-zip", "tree"]).run().assert_code(0);
+    for args in MEMBER_CASES {
+        let r = ix.same(&[&["--search-zip"], args].concat());
+        // The messages of both, whatever the pattern.
+        if !args.contains(&"-q") && !args.contains(&"-s") {
+            let said = r.stderr_str();
+            assert!(said.contains("tree/arch/cut.tgz"), "{args:?}: {said}");
+            assert!(said.contains("tree/arch/locked.zip{secret.txt}"), "{args:?}: {said}");
+        }
+    }
+    // Both are visited for their messages, but a rare word reads little.
+    let served = ix.served(&["--search-zip", "ONLYONCE"]).expect("served");
+    assert_eq!(served["files_candidates"], 2, "{served}");
+    assert!(bytes_searched(&ix, &["--search-zip", "ONLYONCE"]) < 1000);
+    assert!(bytes_searched(&ix, &["--no-index", "--search-zip", "ONLYONCE"]) > 500_000);
 }
 
 // ---------------------------------------------------------------------
