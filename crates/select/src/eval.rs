@@ -10,7 +10,7 @@ use trawl_search::{Searcher, SearcherConfig};
 use trawl_walk::{Entry, FileType};
 
 use crate::exec::ExecState;
-use crate::expr::{Action, Cmp, Expr, FileFormat, PermMatch, Test, TimeField};
+use crate::expr::{Action, Expr, FileFormat, PermMatch, Test, TimeField};
 use crate::parse::{type_bit, FindCommand, Follow};
 use crate::paths::base_name;
 use crate::turns::TurnWait;
@@ -91,6 +91,11 @@ impl<'a> Evaluator<'a> {
 
     pub(crate) fn report(&mut self, msg: String) {
         self.failed = true;
+        self.warn(msg);
+    }
+
+    /// Says something on standard error without failing the run.
+    pub(crate) fn warn(&self, msg: String) {
         let _ = io::stderr().lock().write_all(format!("trawl: {msg}\n").as_bytes());
     }
 
@@ -231,40 +236,43 @@ impl<'a> Evaluator<'a> {
                 FileType::File => self.stat(it).is_some_and(|st| st.st_size == 0),
                 _ => false,
             },
-            Test::Newer { field, than: (rs, rn) } => {
-                self.stat(it).is_some_and(|st| time_of(&st, *field) > (*rs, *rn))
+            Test::Time { field: TimeField::Birth, window } => match self.birth_time(it) {
+                Some(t) => window.holds(t),
+                None => false,
+            },
+            Test::Time { field, window } => {
+                self.stat(it).is_some_and(|st| window.holds(time_of(&st, *field)))
             }
-            Test::Age { field, cmp, n, unit } => self.stat(it).is_some_and(|st| {
-                // As GNU find: ages count from the start time;
-                // -mtime N is [N, N+1) days ago, -N less than N days and a
-                // second, +N more than N+1 days; -mmin N is [N-1, N) minutes
-                // ago, -N less than N minutes, +N more than N.
-                let (s, ns) = time_of(&st, *field);
-                let (now_s, now_ns) = self.cmd.now;
-                let age = (now_s as i128 - s as i128) * 1_000_000_000 + (now_ns - ns) as i128;
-                let unit = *unit as i128 * 1_000_000_000;
-                let n = *n as i128;
-                let second = 1_000_000_000;
-                if unit == 60 * second {
-                    match cmp {
-                        Cmp::Less => age < n * unit,
-                        Cmp::Greater => age > n * unit,
-                        Cmp::Equal => age >= (n - 1) * unit && age < n * unit,
-                    }
-                } else {
-                    match cmp {
-                        Cmp::Less => age < n * unit + second,
-                        Cmp::Greater => age > (n + 1) * unit,
-                        Cmp::Equal => age >= n * unit && age < (n + 1) * unit,
-                    }
+            Test::Used(window) => self.stat(it).is_some_and(|st| {
+                // The delta from the access back to the status change, as
+                // GNU find compares it (never true when accessed before).
+                let (at, ct) = (time_of(&st, TimeField::Access), time_of(&st, TimeField::Change));
+                if at < ct {
+                    return false;
                 }
+                let (mut s, mut ns) = (ct.0 - at.0, ct.1 - at.1);
+                if ns < 0 {
+                    ns += 1_000_000_000;
+                    s -= 1;
+                }
+                window.holds((s, ns))
             }),
-            Test::Perm { how, mode: m } => self.stat(it).is_some_and(|st| {
+            // As the walk sees it: under -L only a link that cannot be
+            // followed is one.
+            Test::LinkName(g) => {
+                e.file_type() == FileType::Symlink && e.read_link().is_ok_and(|t| g.is_match(&t))
+            }
+            Test::FsType(t) => {
+                self.stat(it).is_some_and(|st| crate::mounts::fstype_of(st.st_dev) == t.as_slice())
+            }
+            Test::Perm { how, mode: (file_mode, dir_mode) } => self.stat(it).is_some_and(|st| {
                 let mode = st.st_mode & 0o7777;
+                let m =
+                    if st.st_mode & libc::S_IFMT == libc::S_IFDIR { *dir_mode } else { *file_mode };
                 match how {
-                    PermMatch::Exact => mode == *m,
-                    PermMatch::All => mode & m == *m,
-                    PermMatch::Any => *m == 0 || mode & m != 0,
+                    PermMatch::Exact => mode == m,
+                    PermMatch::All => mode & m == m,
+                    PermMatch::Any => m == 0 || mode & m != 0,
                 }
             }),
             Test::Uid(cmp, n) => {
@@ -296,6 +304,31 @@ impl<'a> Evaluator<'a> {
                 self.sniff(e, |block| kinds.contains(&trawl_extract::detect(block))) == Some(true)
             }
             Test::Contains(m) => self.contains(e, m),
+        }
+    }
+
+    /// The entry's birth time (None when its file system keeps none: GNU
+    /// find warns and the test is false).
+    pub(crate) fn birth_time(&mut self, it: &mut LazyEntry<'_, '_>) -> Option<(i64, i64)> {
+        let follow = match self.cmd.follow {
+            Follow::Always => true,
+            Follow::Roots => it.e.is_root(),
+            Follow::Never => false,
+        };
+        match it.e.birth_time(follow) {
+            Ok(Some(t)) => Some(t),
+            Ok(None) => {
+                self.warn(format!(
+                    "WARNING: cannot determine birth time of file '{}'",
+                    show(it.e.path())
+                ));
+                None
+            }
+            Err(err) => {
+                self.report(format!("'{}': {}", show(it.e.path()), trawl_diag::io_message(&err)));
+                self.abort = true;
+                None
+            }
         }
     }
 
@@ -491,11 +524,13 @@ pub(crate) fn show(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
+/// A time of `st` (birth time is not in a stat: its mtime stands for it,
+/// where a caller has no statx).
 pub(crate) fn time_of(st: &libc::stat, f: TimeField) -> (i64, i64) {
     match f {
         TimeField::Access => (st.st_atime, st.st_atime_nsec),
         TimeField::Change => (st.st_ctime, st.st_ctime_nsec),
-        TimeField::Modify => (st.st_mtime, st.st_mtime_nsec),
+        TimeField::Modify | TimeField::Birth => (st.st_mtime, st.st_mtime_nsec),
     }
 }
 

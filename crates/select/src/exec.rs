@@ -66,6 +66,9 @@ impl Evaluator<'_> {
             }
             return true;
         }
+        if spec.ask && !self.asked(&spec.argv[0], e.path()) {
+            return false;
+        }
         let argv: Vec<Vec<u8>> = spec.argv.iter().map(|a| replace_braces(a, &arg)).collect();
         if !self.buf.is_empty() {
             // This entry's output so far goes before the command's, and its
@@ -78,6 +81,10 @@ impl Evaluator<'_> {
         if let Some(d) = &dir {
             c.current_dir(OsStr::from_bytes(d));
         }
+        if spec.ask {
+            // Standard input gives the answers, not the command's input.
+            c.stdin(std::process::Stdio::null());
+        }
         match c.spawn() {
             Ok(mut child) => {
                 crate::children::register(child.id(), &self.cmd.cancel);
@@ -89,6 +96,28 @@ impl Evaluator<'_> {
                 false
             }
         }
+    }
+
+    /// `-ok`, `-okdir`: asks on standard error whether to run `program` for
+    /// `path` (what was printed before goes out first), and reads a line
+    /// of standard input: yes when it starts with `y` or `Y` (an end of
+    /// input is no).
+    fn asked(&mut self, program: &[u8], path: &[u8]) -> bool {
+        self.flush();
+        let mut prompt = b"< ".to_vec();
+        prompt.extend_from_slice(program);
+        prompt.extend_from_slice(b" ... ");
+        prompt.extend_from_slice(path);
+        prompt.extend_from_slice(b" > ? ");
+        let mut err = io::stderr().lock();
+        if err.write_all(&prompt).and_then(|()| err.flush()).is_err() {
+            self.report("Failed to write prompt for -ok".into());
+            return false;
+        }
+        drop(err);
+        let mut answer = Vec::new();
+        let read = io::BufRead::read_until(&mut io::stdin().lock(), b'\n', &mut answer);
+        read.is_ok() && matches!(answer.first(), Some(b'y' | b'Y'))
     }
 
     /// Children of one `-exec ... +` that may run at once.

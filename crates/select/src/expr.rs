@@ -66,10 +66,42 @@ impl Cmp {
 pub enum TimeField {
     /// Last access.
     Access,
+    /// Creation (statx's birth time, where the file system keeps it).
+    Birth,
     /// Last status change.
     Change,
     /// Last modification.
     Modify,
+}
+
+/// How a time compares with a reference time, as GNU find's time tests
+/// compare: the reference is worked out when the expression is read
+/// (`-mtime 2`: two days before the start, or before the start of today
+/// after `-daystart`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Window {
+    /// Greater: after the reference; Less: before it; Equal: after it by
+    /// at most `window` seconds.
+    pub kind: Cmp,
+    /// The reference (seconds, nanoseconds; the nanoseconds may fall
+    /// outside 0..1e9, as GNU find leaves them).
+    pub reference: (i64, i64),
+    /// Seconds (a day for `-mtime`, a minute for `-mmin`).
+    pub window: i64,
+}
+
+impl Window {
+    /// Whether the time `t` (seconds, nanoseconds) is in the window.
+    pub fn holds(&self, t: (i64, i64)) -> bool {
+        // In seconds, as doubles, as GNU find subtracts them.
+        let diff = (t.0 as f64 - self.reference.0 as f64) + 1e-9 * (t.1 - self.reference.1) as f64;
+        let same = t == self.reference;
+        match self.kind {
+            Cmp::Greater => !same && diff > 0.0,
+            Cmp::Less => !same && diff < 0.0,
+            Cmp::Equal => diff > 0.0 && diff <= self.window as f64,
+        }
+    }
 }
 
 /// How `-perm` compares.
@@ -109,31 +141,29 @@ pub enum Test {
     },
     /// `-empty`.
     Empty,
-    /// `-newer`, `-anewer`, `-cnewer`: a timestamp later than the reference's
-    /// modification time.
-    Newer {
+    /// `-mtime`, `-mmin` & co., `-newer` & co., `-newerXY`: one of the
+    /// entry's times compared with a reference.
+    Time {
         /// The entry's timestamp compared.
         field: TimeField,
-        /// The reference's modification time (seconds, nanoseconds).
-        than: (i64, i64),
+        /// The comparison.
+        window: Window,
     },
-    /// `-mtime`, `-mmin`...: whole units (days or minutes) ago.
-    Age {
-        /// The entry's timestamp.
-        field: TimeField,
-        /// `+N`, `-N` or `N`.
-        cmp: Cmp,
-        /// N, in units.
-        n: i64,
-        /// Seconds per unit (a day or a minute).
-        unit: i64,
-    },
+    /// `-used N`: accessed N days after its status last changed (the delta
+    /// compared as GNU find compares it; false when accessed before).
+    Used(Window),
+    /// `-lname`, `-ilname`: a symbolic link whose target matches.
+    LinkName(Glob),
+    /// `-fstype TYPE`: on a file system of this type (as the mount table
+    /// says: the last mount of the entry's device).
+    FsType(Vec<u8>),
     /// `-perm`.
     Perm {
         /// `-perm MODE`, `-perm -MODE` or `-perm /MODE`.
         how: PermMatch,
-        /// The mode bits.
-        mode: u32,
+        /// The mode bits, for files and for directories (a symbolic `X`
+        /// gives directories execute bits).
+        mode: (u32, u32),
     },
     /// `-user`, `-uid`.
     Uid(Cmp, u64),
@@ -207,6 +237,9 @@ pub struct ExecSpec {
     pub batch: bool,
     /// `-execdir`: run in the file's directory, with `./NAME`.
     pub in_dir: bool,
+    /// `-ok`, `-okdir`: ask on standard error first, and read the answer
+    /// from standard input (the command's own is /dev/null).
+    pub ask: bool,
     /// For `-exec ... +`: the batch all threads fill, and the children running.
     pub(crate) shared: std::sync::Mutex<SharedBatch>,
 }

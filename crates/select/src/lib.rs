@@ -15,7 +15,10 @@
 //! agree on, `children` the running commands a signal must reach.
 #![deny(missing_docs)]
 
+mod birth;
+mod cformat;
 mod children;
+mod datetime;
 mod eval;
 mod exec;
 pub mod expr;
@@ -23,6 +26,7 @@ mod extracted;
 pub mod glob;
 mod ls;
 mod mode;
+mod mounts;
 pub mod need;
 mod parse;
 mod paths;

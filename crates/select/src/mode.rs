@@ -1,14 +1,23 @@
 //! File modes: `-perm` arguments (octal or symbolic) and `ls`-style strings.
 
 /// Parses an octal mode or a symbolic one (`u+x,g=r`, applied to 0 as GNU
-/// find does).
-pub fn parse(s: &[u8]) -> Option<u32> {
+/// find does): the mode for files, and the one for directories (`X` adds
+/// execute permission to a directory, and to a file only if some execute
+/// bit is set already).
+pub fn parse(s: &[u8]) -> Option<(u32, u32)> {
     if s.is_empty() {
         return None;
     }
     if s.iter().all(|c| (b'0'..=b'7').contains(c)) {
-        return u32::from_str_radix(std::str::from_utf8(s).ok()?, 8).ok().filter(|m| *m <= 0o7777);
+        let m =
+            u32::from_str_radix(std::str::from_utf8(s).ok()?, 8).ok().filter(|m| *m <= 0o7777)?;
+        return Some((m, m));
     }
+    Some((symbolic_mode(s, false)?, symbolic_mode(s, true)?))
+}
+
+/// A symbolic mode applied to 0, for a directory or not.
+fn symbolic_mode(s: &[u8], dir: bool) -> Option<u32> {
     let mut mode = 0u32;
     for clause in s.split(|&c| c == b',') {
         let mut i = 0;
@@ -39,7 +48,9 @@ pub fn parse(s: &[u8]) -> Option<u32> {
                 bits |= match clause[i] {
                     b'r' => 0o444,
                     b'w' => 0o222,
-                    b'x' | b'X' => 0o111,
+                    b'x' => 0o111,
+                    b'X' if dir || mode & 0o111 != 0 => 0o111,
+                    b'X' => 0,
                     b's' => 0o6000,
                     b't' => 0o1000,
                     b'u' => perm_copy(mode, 6),
@@ -104,12 +115,17 @@ mod tests {
 
     #[test]
     fn modes() {
-        assert_eq!(parse(b"644"), Some(0o644));
-        assert_eq!(parse(b"u+x"), Some(0o100));
-        assert_eq!(parse(b"g=w,o+r"), Some(0o024));
-        assert_eq!(parse(b"a+r"), Some(0o444));
-        assert_eq!(parse(b"+x"), Some(0o111));
-        assert_eq!(parse(b"u=rwx,g=u"), Some(0o770));
+        let both = |m: u32| Some((m, m));
+        assert_eq!(parse(b"644"), both(0o644));
+        assert_eq!(parse(b"u+x"), both(0o100));
+        assert_eq!(parse(b"g=w,o+r"), both(0o024));
+        assert_eq!(parse(b"a+r"), both(0o444));
+        assert_eq!(parse(b"+x"), both(0o111));
+        assert_eq!(parse(b"u=rwx,g=u"), both(0o770));
+        // X: execute for directories, for files only after another x.
+        assert_eq!(parse(b"u=X"), Some((0, 0o100)));
+        assert_eq!(parse(b"a=rX"), Some((0o444, 0o555)));
+        assert_eq!(parse(b"u=x,g=X"), both(0o110));
         assert_eq!(parse(b"8"), None);
         assert_eq!(parse(b"q+x"), None);
         assert_eq!(&symbolic(0o100644), b"-rw-r--r--");

@@ -10,6 +10,8 @@ use std::sync::{Arc, Mutex};
 use crate::expr::{Action, ExecSpec, Expr, Test};
 use crate::regex_type::RegexType;
 
+mod files0;
+mod number;
 mod primary;
 
 use self::primary::number;
@@ -80,6 +82,10 @@ pub struct FindCommand {
     pub extractor: Option<trawl_extract::Extractor>,
     /// What the evaluating threads agree on (`-quit`, split output).
     pub(crate) turns: crate::turns::Turns,
+    /// Errors met reading the starting points (`-files0-from`: an empty
+    /// name, a read error): reported before the walk, which goes on with
+    /// the others, and the run fails.
+    pub root_errors: Vec<String>,
 }
 
 /// Parses the arguments after `find`.
@@ -103,6 +109,7 @@ pub fn parse(args: &[Vec<u8>]) -> Result<FindCommand, String> {
         turns: Default::default(),
         extraction: Extraction::Bytes,
         extractor: None,
+        root_errors: Vec::new(),
     };
     let mut i = 0;
     // Leading options.
@@ -148,9 +155,11 @@ pub fn parse(args: &[Vec<u8>]) -> Result<FindCommand, String> {
         cmd.paths.push(a.clone());
         i += 1;
     }
+    let operands = cmd.paths.first().cloned();
     if cmd.paths.is_empty() {
         cmd.paths.push(b".".to_vec());
     }
+    let now = cmd.now;
     let mut p = Parser {
         toks: &args[i..],
         pos: 0,
@@ -161,6 +170,9 @@ pub fn parse(args: &[Vec<u8>]) -> Result<FindCommand, String> {
         saw_prune: false,
         saw_delete: false,
         saw_depth: false,
+        day_start: (now.0 - 86400, now.1),
+        full_days: false,
+        files0_from: None,
     };
     let expr = if p.toks.is_empty() {
         None
@@ -176,6 +188,7 @@ pub fn parse(args: &[Vec<u8>]) -> Result<FindCommand, String> {
         }
         Some(e)
     };
+    let files0_from = p.files0_from.take();
     if p.saw_delete && p.saw_prune && !p.saw_depth {
         return Err("The -delete action automatically turns on -depth, but -prune does nothing when -depth is in effect.  If you want to carry on anyway, just explicitly use the -depth option.".into());
     }
@@ -186,6 +199,20 @@ pub fn parse(args: &[Vec<u8>]) -> Result<FindCommand, String> {
         (Some(e), true) => e,
         (Some(e), false) => Expr::And(Box::new(e), Box::new(print)),
     };
+    if let Some(file) = files0_from {
+        if let Some(first) = operands {
+            return Err(format!(
+                "extra operand '{}'\ntrawl: file operands cannot be combined with -files0-from",
+                show(&first)
+            ));
+        }
+        let asks = cmd.expr.any_action(
+            &|a| matches!(a, Action::Exec(i) if cmd.execs.get(*i).is_some_and(|s| s.ask)),
+        );
+        let (paths, errors) = files0::read(&file, asks)?;
+        cmd.paths = paths;
+        cmd.root_errors = errors;
+    }
     Ok(cmd)
 }
 
@@ -210,6 +237,15 @@ pub(crate) struct Parser<'a> {
     pub(crate) saw_prune: bool,
     pub(crate) saw_delete: bool,
     pub(crate) saw_depth: bool,
+    /// Where `-mtime` & co. count days from: a day before the start, or
+    /// the start of today once `-daystart` was read (positional, as in
+    /// GNU find: tests before it are not moved).
+    pub(crate) day_start: (i64, i64),
+    /// `-daystart` was read (a second one changes nothing).
+    pub(crate) full_days: bool,
+    /// `-files0-from FILE`: the starting points, NUL-separated, in FILE
+    /// (`-` for standard input); the last one given counts.
+    pub(crate) files0_from: Option<Vec<u8>>,
 }
 
 impl Parser<'_> {

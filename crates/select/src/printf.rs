@@ -1,10 +1,15 @@
 //! `-printf` formats: parsed once, rendered per entry by the evaluator.
 
+use crate::cformat::Spec;
+
 /// A parsed format.
 #[derive(Clone, Debug)]
 pub struct Format {
     /// The pieces in order.
     pub pieces: Vec<Piece>,
+    /// What GNU find warns about (an unknown directive or escape, printed
+    /// as written), to be said once when the expression is read.
+    pub warnings: Vec<String>,
 }
 
 /// A piece of a format.
@@ -23,29 +28,34 @@ pub enum Piece {
 pub struct Directive {
     /// The conversion letter (`p`, `s`, `T`...).
     pub conv: u8,
-    /// For `%A`, `%C`, `%T`: the time field letter (`@`, `Y`, ...).
+    /// For `%A`, `%B`, `%C`, `%T`: the time field letter (`@`, `Y`, ...).
     pub time: u8,
-    /// `-`: pad on the right.
-    pub left: bool,
-    /// `0`: pad numbers with zeros.
-    pub zero: bool,
-    /// Minimum width.
-    pub width: usize,
-    /// Maximum length of string conversions.
-    pub precision: Option<usize>,
+    /// Flags, width and precision, as printf(3) reads them.
+    pub spec: Spec,
 }
 
-const CONVERSIONS: &[u8] = b"abcdDfFgGhHiklmMnpPsStuUyY";
+/// The conversions of one letter, and those followed by a time field.
+const CONVERSIONS: &[u8] = b"abcdDfFgGhHiklmMnpPsStuUyYZ";
+const TIME_CONVERSIONS: &[u8] = b"ABCT";
 
 impl Format {
-    /// Parses a `-printf` argument.
+    /// Parses a `-printf` argument as GNU find does: an unknown escape or
+    /// directive is printed as written, with a warning; a `%` at the end,
+    /// or a directive reserved for the future (`%{`, `%[`, `%(`), is an
+    /// error.
     pub fn parse(f: &[u8]) -> Result<Format, String> {
         let mut pieces = Vec::new();
+        let mut warnings = Vec::new();
         let mut lit = Vec::new();
         let mut i = 0;
         while i < f.len() {
             match f[i] {
-                b'\\' if i + 1 < f.len() => {
+                b'\\' if i + 1 == f.len() => {
+                    warnings.push("warning: escape `\\' followed by nothing at all".into());
+                    lit.push(b'\\');
+                    i += 1;
+                }
+                b'\\' => {
                     let c = f[i + 1];
                     i += 2;
                     match c {
@@ -72,65 +82,88 @@ impl Format {
                             lit.push(v as u8);
                         }
                         _ => {
+                            warnings.push(format!(
+                                "warning: unrecognized escape `\\{}'",
+                                String::from_utf8_lossy(&[c])
+                            ));
                             lit.push(b'\\');
                             lit.push(c);
                         }
                     }
                 }
                 b'%' if i + 1 == f.len() => return Err("error: % at end of format string".into()),
+                b'%' if f[i + 1] == b'%' => {
+                    lit.push(b'%');
+                    i += 2;
+                }
                 b'%' => {
+                    let start = i;
                     i += 1;
-                    if f[i] == b'%' {
-                        lit.push(b'%');
-                        i += 1;
-                        continue;
-                    }
-                    let mut d = Directive {
-                        conv: 0,
-                        time: 0,
-                        left: false,
-                        zero: false,
-                        width: 0,
-                        precision: None,
-                    };
-                    while i < f.len() && matches!(f[i], b'-' | b'+' | b' ' | b'#' | b'0') {
-                        d.left |= f[i] == b'-';
-                        d.zero |= f[i] == b'0';
+                    let mut spec = Spec::default();
+                    while let Some(&c @ (b'-' | b'+' | b' ' | b'#')) = f.get(i) {
+                        spec.left |= c == b'-';
+                        spec.plus |= c == b'+';
+                        spec.space |= c == b' ';
+                        spec.alt |= c == b'#';
                         i += 1;
                     }
-                    while i < f.len() && f[i].is_ascii_digit() {
-                        d.width = d.width * 10 + (f[i] - b'0') as usize;
+                    // Leading zeros of the width are printf's 0 flag.
+                    while f.get(i) == Some(&b'0') {
+                        spec.zero = true;
                         i += 1;
                     }
-                    if i < f.len() && f[i] == b'.' {
+                    while let Some(d) = f.get(i).filter(|d| d.is_ascii_digit()) {
+                        spec.width =
+                            spec.width.saturating_mul(10).saturating_add((d - b'0') as usize);
                         i += 1;
-                        let mut p = 0;
-                        while i < f.len() && f[i].is_ascii_digit() {
-                            p = p * 10 + (f[i] - b'0') as usize;
+                    }
+                    if f.get(i) == Some(&b'.') {
+                        i += 1;
+                        let mut p = 0usize;
+                        while let Some(d) = f.get(i).filter(|d| d.is_ascii_digit()) {
+                            p = p.saturating_mul(10).saturating_add((d - b'0') as usize);
                             i += 1;
                         }
-                        d.precision = Some(p);
+                        spec.precision = Some(p);
                     }
                     let Some(&conv) = f.get(i) else {
                         return Err("error: % at end of format string".into());
                     };
                     i += 1;
-                    if matches!(conv, b'A' | b'C' | b'T' | b'B') {
-                        let Some(&t) = f.get(i) else {
-                            return Err(format!(
-                                "error: missing time field after %{}",
-                                conv as char
-                            ));
-                        };
-                        i += 1;
-                        d.time = t;
-                    } else if !CONVERSIONS.contains(&conv) {
+                    let mut d = Directive { conv, time: 0, spec };
+                    let unknown = |warnings: &mut Vec<String>, text: &str| {
+                        warnings.push(format!("warning: {text}"));
+                    };
+                    if TIME_CONVERSIONS.contains(&conv) {
+                        match f.get(i) {
+                            Some(&t) => {
+                                d.time = t;
+                                i += 1;
+                            }
+                            None => {
+                                let what = format!(
+                                    "format directive `%{}' should be followed by another character",
+                                    conv as char
+                                );
+                                unknown(&mut warnings, &what);
+                                lit.extend_from_slice(&f[start..i]);
+                                continue;
+                            }
+                        }
+                    } else if b"{[(".contains(&conv) {
                         return Err(format!(
-                            "error: unrecognised format directive `%{}'",
+                            "error: the format directive `%{}' is reserved for future use",
                             conv as char
                         ));
+                    } else if !CONVERSIONS.contains(&conv) {
+                        let what = format!(
+                            "unrecognized format directive `%{}'",
+                            String::from_utf8_lossy(&[conv])
+                        );
+                        unknown(&mut warnings, &what);
+                        lit.extend_from_slice(&f[start..i]);
+                        continue;
                     }
-                    d.conv = conv;
                     flush(&mut pieces, &mut lit);
                     pieces.push(Piece::Directive(d));
                 }
@@ -141,37 +174,13 @@ impl Format {
             }
         }
         flush(&mut pieces, &mut lit);
-        Ok(Format { pieces })
+        Ok(Format { pieces, warnings })
     }
 }
 
 fn flush(pieces: &mut Vec<Piece>, lit: &mut Vec<u8>) {
     if !lit.is_empty() {
         pieces.push(Piece::Lit(std::mem::take(lit)));
-    }
-}
-
-/// Appends `value` padded as the directive asks; `numeric` allows zero padding.
-pub fn pad(out: &mut Vec<u8>, d: &Directive, value: &[u8], numeric: bool) {
-    let value = match d.precision {
-        Some(p) if !numeric && value.len() > p => &value[..p],
-        _ => value,
-    };
-    let fill = d.width.saturating_sub(value.len());
-    if d.left {
-        out.extend_from_slice(value);
-        out.extend(std::iter::repeat_n(b' ', fill));
-    } else if d.zero && numeric {
-        let (sign, digits) = match value.first() {
-            Some(b'-') => (&value[..1], &value[1..]),
-            _ => (&value[..0], value),
-        };
-        out.extend_from_slice(sign);
-        out.extend(std::iter::repeat_n(b'0', fill));
-        out.extend_from_slice(digits);
-    } else {
-        out.extend(std::iter::repeat_n(b' ', fill));
-        out.extend_from_slice(value);
     }
 }
 
@@ -202,15 +211,18 @@ impl Evaluator<'_> {
         out: &mut Vec<u8>,
     ) {
         let e = it.e;
-        let num = |out: &mut Vec<u8>, n: i128| pad(out, d, n.to_string().as_bytes(), true);
-        let text = |out: &mut Vec<u8>, s: &[u8]| pad(out, d, s, false);
+        // As GNU find: numbers are printed as text (%s), but for the depth
+        // (%d), the mode (%o) and the sparseness (%g).
+        let spec = d.spec;
+        let num = |out: &mut Vec<u8>, n: i128| spec.string(out, n.to_string().as_bytes());
+        let text = |out: &mut Vec<u8>, s: &[u8]| spec.string(out, s);
         match d.conv {
             b'p' => text(out, e.path()),
             b'f' => text(out, last_component(e)),
             b'h' => text(out, dir_name(e.path())),
             b'P' => text(out, relative_to_root(e)),
             b'H' => text(out, root_of(e)),
-            b'd' => num(out, e.depth() as i128),
+            b'd' => spec.decimal(out, e.depth() as i128),
             b'y' => text(out, &[type_letter(e.file_type())]),
             b'Y' => {
                 let t = if e.file_type().is_symlink() {
@@ -233,11 +245,23 @@ impl Evaluator<'_> {
                 };
                 text(out, &target);
             }
+            b'Z' => match security_context(e.path()) {
+                Ok(context) => text(out, &context),
+                Err(err) => self.report(format!(
+                    "getfilecon failed: '{}': {}",
+                    String::from_utf8_lossy(e.path()),
+                    trawl_diag::io_message(&err)
+                )),
+            },
+            b'B' => match self.birth_time(it) {
+                Some((s, ns)) => text(out, &timefmt::field(s, ns, d.time)),
+                None => text(out, b""),
+            },
             _ => {
                 let Some(st) = self.stat(it) else { return };
                 match d.conv {
                     b's' => num(out, st.st_size as i128),
-                    b'm' => pad(out, d, format!("{:o}", st.st_mode & 0o7777).as_bytes(), true),
+                    b'm' => spec.octal(out, u64::from(st.st_mode & 0o7777)),
                     b'M' => text(out, &mode::symbolic(st.st_mode)),
                     b'i' => num(out, st.st_ino as i128),
                     b'n' => num(out, st.st_nlink as i128),
@@ -254,15 +278,8 @@ impl Evaluator<'_> {
                         let name = self.names.group(st.st_gid).map(<[u8]>::to_vec);
                         text(out, &name.unwrap_or_else(|| st.st_gid.to_string().into_bytes()));
                     }
-                    b'S' => {
-                        let sparse = if st.st_size > 0 {
-                            (st.st_blocks as f64 * 512.0) / st.st_size as f64
-                        } else {
-                            1.0
-                        };
-                        text(out, format!("{sparse}").as_bytes());
-                    }
-                    b'F' => text(out, b"unknown"),
+                    b'S' => spec.general(out, sparseness(&st)),
+                    b'F' => text(out, crate::mounts::fstype_of(st.st_dev)),
                     b'a' | b'c' | b't' => {
                         let field = match d.conv {
                             b'a' => TimeField::Access,
@@ -272,7 +289,7 @@ impl Evaluator<'_> {
                         let (s, ns) = time_of(&st, field);
                         text(out, &timefmt::ctime(s, ns));
                     }
-                    b'A' | b'C' | b'T' | b'B' => {
+                    b'A' | b'C' | b'T' => {
                         let field = match d.conv {
                             b'A' => TimeField::Access,
                             b'C' => TimeField::Change,
@@ -285,5 +302,42 @@ impl Evaluator<'_> {
                 }
             }
         }
+    }
+}
+
+/// The SELinux security context of the file at `path` (its
+/// `security.selinux` attribute, as getfilecon(3) reads it).
+fn security_context(path: &[u8]) -> std::io::Result<Vec<u8>> {
+    let c = std::ffi::CString::new(path.to_vec())
+        .map_err(|_| std::io::Error::from(std::io::ErrorKind::InvalidInput))?;
+    let name = c"security.selinux";
+    let mut buf = vec![0u8; 256];
+    loop {
+        // SAFETY: NUL-terminated path and name, a buffer of buf.len() bytes.
+        let n = unsafe {
+            libc::lgetxattr(c.as_ptr(), name.as_ptr(), buf.as_mut_ptr().cast(), buf.len())
+        };
+        if n >= 0 {
+            buf.truncate(n as usize);
+            if buf.last() == Some(&0) {
+                buf.pop();
+            }
+            return Ok(buf);
+        }
+        let err = std::io::Error::last_os_error();
+        if err.raw_os_error() != Some(libc::ERANGE) || buf.len() > 1 << 16 {
+            return Err(err);
+        }
+        buf.resize(buf.len() * 4, 0);
+    }
+}
+
+/// How much of a file's size its blocks cover (GNU find's %S).
+fn sparseness(st: &libc::stat) -> f64 {
+    match (st.st_size, st.st_blocks) {
+        (0, 0) => 1.0,
+        (0, b) if b < 0 => f64::NEG_INFINITY,
+        (0, _) => f64::INFINITY,
+        (size, blocks) => 512.0 * blocks as f64 / size as f64,
     }
 }

@@ -140,6 +140,11 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
         }
     };
     let out = Stdout::for_find();
+    let mut failed = false;
+    for msg in &cmd.root_errors {
+        eprintln!("trawl: {msg}");
+        failed = true;
+    }
     // Reading directories blocks on the disk when the cache is cold: more
     // threads than CPUs keep it busy (cold Linux tree: 0.34 s on 2 threads,
     // 0.12 s on 24), and cost little when warm (27 ms vs 34 ms).
@@ -150,7 +155,9 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
     // Sorted: in parallel when evaluations only print (their output is
     // captured and written in order), else on one thread, in order.
     let in_order = cmd.sorted && threads > 1 && prints_only(&cmd.expr);
-    if cmd.sorted && !in_order {
+    // -ok and -okdir ask one question at a time, in walk order.
+    let asks = cmd.execs.iter().any(|e| e.ask);
+    if (cmd.sorted && !in_order) || asks {
         threads = 1;
     }
     cmd.escape_names = std::io::stdout().is_terminal();
@@ -221,7 +228,6 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
         };
         FindVisitor { cmd: &cmd, eval: Evaluator::new(&cmd, output), capture, out: &out }
     });
-    let mut failed = false;
     for mut v in visitors {
         v.eval.finish();
         failed |= v.eval.failed;

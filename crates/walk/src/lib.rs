@@ -144,6 +144,20 @@ impl<'a> Entry<'a> {
         fstatat(dir, name, follow)
     }
 
+    /// The birth time (statx; `lstat`'s view unless `follow`): None when
+    /// the file system does not keep one.
+    pub fn birth_time(&self, follow: bool) -> io::Result<Option<(i64, i64)>> {
+        let (dir, name) = self.at();
+        // SAFETY: an all-zero statx is valid; the call fills it in.
+        let mut stx: libc::statx = unsafe { std::mem::zeroed() };
+        let flags = if follow { 0 } else { libc::AT_SYMLINK_NOFOLLOW };
+        // SAFETY: a NUL-terminated name relative to an open directory (or
+        // the cwd), a valid out-pointer.
+        cvt(unsafe { libc::statx(dir, name.as_ptr(), flags, libc::STATX_BTIME, &mut stx) })?;
+        Ok((stx.stx_mask & libc::STATX_BTIME != 0)
+            .then(|| (stx.stx_btime.tv_sec, i64::from(stx.stx_btime.tv_nsec))))
+    }
+
     /// Whether the entry is a directory with no entries.
     pub fn is_empty_dir(&self) -> io::Result<bool> {
         let (dir, name) = self.at();

@@ -8,8 +8,9 @@ use std::sync::{Arc, Mutex};
 
 use trawl_matcher::MatcherBuilder;
 
+use super::number::{float, signed, unsigned};
 use super::{show, Extraction, Follow, Parser};
-use crate::expr::{Action, Cmp, ExecSpec, Expr, FileFormat, PermMatch, Test, TimeField};
+use crate::expr::{Action, Cmp, ExecSpec, Expr, FileFormat, PermMatch, Test, TimeField, Window};
 use crate::glob::Glob;
 use crate::printf::Format;
 use crate::regex_type::{self, RegexType};
@@ -71,6 +72,11 @@ impl Parser<'_> {
                 yes
             }
             b"-noleaf" | b"-warn" | b"-nowarn" => yes,
+            b"-files0-from" => {
+                let a = self.arg(t)?;
+                self.files0_from = Some(a);
+                yes
+            }
             b"-search-zip" => {
                 self.cmd.extraction = self.cmd.extraction.max(Extraction::Archives);
                 yes
@@ -122,18 +128,20 @@ impl Parser<'_> {
             }
             b"-size" => {
                 let a = self.arg(t)?;
-                let (cmp, rest) = signed(&a);
-                let (digits, unit) = match rest.last() {
-                    Some(b'c') => (&rest[..rest.len() - 1], 1),
-                    Some(b'w') => (&rest[..rest.len() - 1], 2),
-                    Some(b'b') => (&rest[..rest.len() - 1], 512),
-                    Some(b'k') => (&rest[..rest.len() - 1], 1024),
-                    Some(b'M') => (&rest[..rest.len() - 1], 1 << 20),
-                    Some(b'G') => (&rest[..rest.len() - 1], 1 << 30),
-                    _ => (rest, 512),
+                let (digits, unit) = match a.last() {
+                    None => return Err("invalid null argument to -size".into()),
+                    Some(b'c') => (&a[..a.len() - 1], 1),
+                    Some(b'w') => (&a[..a.len() - 1], 2),
+                    Some(b'b') => (&a[..a.len() - 1], 512),
+                    Some(b'k') => (&a[..a.len() - 1], 1024),
+                    Some(b'M') => (&a[..a.len() - 1], 1 << 20),
+                    Some(b'G') => (&a[..a.len() - 1], 1 << 30),
+                    Some(b'0'..=b'9') => (&a[..], 512),
+                    Some(&c) => return Err(format!("invalid -size type `{}'", show(&[c]))),
                 };
-                let n = parse_u64(digits)
-                    .ok_or_else(|| format!("invalid -size type `{}'", show(&a)))?;
+                let (cmp, rest) = signed(digits);
+                let n = unsigned(rest)
+                    .ok_or_else(|| format!("Invalid argument `{}' to -size", show(&a)))?;
                 test(Test::Size { cmp, n, unit })
             }
             b"-empty" => test(Test::Empty),
@@ -145,20 +153,84 @@ impl Parser<'_> {
                     b"-cnewer" => TimeField::Change,
                     _ => TimeField::Modify,
                 };
-                test(Test::Newer { field, than: (st.st_mtime, st.st_mtime_nsec) })
+                let reference = (st.st_mtime, st.st_mtime_nsec);
+                test(Test::Time {
+                    field,
+                    window: Window { kind: Cmp::Greater, reference, window: 0 },
+                })
+            }
+            _ if t.len() == 8 && t.starts_with(b"-newer") => {
+                let field = |c: u8| match c {
+                    b'a' => Some(TimeField::Access),
+                    b'B' => Some(TimeField::Birth),
+                    b'c' => Some(TimeField::Change),
+                    b'm' => Some(TimeField::Modify),
+                    _ => None,
+                };
+                let (x, y) = (field(t[6]), t[7]);
+                let (Some(x), true) = (x, y == b't' || field(y).is_some()) else {
+                    return Err(format!("invalid predicate `{}'", show(t)));
+                };
+                let Some(a) = self.toks.get(self.pos).cloned() else {
+                    return Err(format!("The '{}' test needs an argument", show(t)));
+                };
+                self.pos += 1;
+                let reference = match field(y) {
+                    None => crate::datetime::parse(&a, self.cmd.now).ok_or_else(|| {
+                        format!(
+                            "I cannot figure out how to interpret '{}' as a date or time",
+                            show(&a)
+                        )
+                    })?,
+                    Some(y) => reference_time(&a, y, self.cmd.follow != Follow::Never)?,
+                };
+                test(Test::Time {
+                    field: x,
+                    window: Window { kind: Cmp::Greater, reference, window: 0 },
+                })
             }
             b"-mtime" | b"-atime" | b"-ctime" | b"-mmin" | b"-amin" | b"-cmin" => {
                 let a = self.arg(t)?;
-                let (cmp, rest) = signed(&a);
-                let n = parse_u64(rest)
-                    .ok_or_else(|| format!("invalid argument `{}' to `{}'", show(&a), show(t)))?;
                 let field = match t[1] {
                     b'a' => TimeField::Access,
                     b'c' => TimeField::Change,
                     _ => TimeField::Modify,
                 };
-                let unit = if t.ends_with(b"min") { 60 } else { 86400 };
-                test(Test::Age { field, cmp, n: n as i64, unit })
+                let invalid = || format!("invalid argument `{}' to `{}'", show(&a), show(t));
+                // As GNU find: days count back from a day before the start
+                // (from the start of today after -daystart), minutes from
+                // the start (the end of today); `-N` days from a second
+                // short of a day later.
+                let (origin, unit) = match t.ends_with(b"min") {
+                    true => ((self.day_start.0 + DAY, self.day_start.1), 60),
+                    false if a.first() == Some(&b'-') => {
+                        ((self.day_start.0 + DAY - 1, self.day_start.1), DAY)
+                    }
+                    false => (self.day_start, DAY),
+                };
+                let window = relative(&a, origin, unit).ok_or_else(invalid)?;
+                test(Test::Time { field, window })
+            }
+            b"-used" => {
+                let a = self.arg(t)?;
+                let window = relative(&a, (0, 0), DAY)
+                    .ok_or_else(|| format!("Invalid argument {} to -used", show(&a)))?;
+                test(Test::Used(window))
+            }
+            b"-daystart" => {
+                if !self.full_days {
+                    self.day_start = start_of_day(self.day_start.0 + DAY);
+                    self.full_days = true;
+                }
+                yes
+            }
+            b"-lname" | b"-ilname" => {
+                let a = self.arg(t)?;
+                test(Test::LinkName(Glob::new(&a, t == b"-ilname")?))
+            }
+            b"-fstype" => {
+                let a = self.arg(t)?;
+                test(Test::FsType(a))
             }
             b"-perm" => {
                 let a = self.arg(t)?;
@@ -193,7 +265,7 @@ impl Parser<'_> {
             b"-uid" | b"-gid" | b"-links" | b"-inum" => {
                 let a = self.arg(t)?;
                 let (cmp, rest) = signed(&a);
-                let n = parse_u64(rest)
+                let n = unsigned(rest)
                     .ok_or_else(|| format!("invalid argument `{}' to `{}'", show(&a), show(t)))?;
                 test(match t {
                     b"-uid" => Test::Uid(cmp, n),
@@ -232,6 +304,7 @@ impl Parser<'_> {
             b"-printf" => {
                 let a = self.arg(t)?;
                 let f = Format::parse(&a)?;
+                warn_all(&f.warnings);
                 self.action(Action::Printf(f))
             }
             b"-fprint" | b"-fprint0" | b"-fprintf" | b"-fls" => {
@@ -253,6 +326,7 @@ impl Parser<'_> {
                     b"-fprintf" => {
                         let a = self.arg(t)?;
                         let f = Format::parse(&a)?;
+                        warn_all(&f.warnings);
                         self.action(Action::FPrint(file, FileFormat::Printf(f)))
                     }
                     _ => {
@@ -273,12 +347,6 @@ impl Parser<'_> {
                 self.action(Action::Delete)
             }
             b"-exec" | b"-execdir" | b"-ok" | b"-okdir" => {
-                if t.starts_with(b"-ok") {
-                    return Err(format!(
-                        "{} is not supported (it asks on the terminal); use -exec",
-                        show(t)
-                    ));
-                }
                 let spec = self.exec(t)?;
                 self.cmd.execs.push(spec);
                 let i = self.cmd.execs.len() - 1;
@@ -305,7 +373,9 @@ impl Parser<'_> {
             if a == b";" {
                 break;
             }
-            if a == b"+" && argv.last().is_some_and(|l: &Vec<u8>| l == b"{}") {
+            // `-ok ... {} +` does not batch: `+` is an argument there.
+            let asks = opt.starts_with(b"-ok");
+            if a == b"+" && !asks && argv.last().is_some_and(|l: &Vec<u8>| l == b"{}") {
                 argv.pop();
                 if argv.is_empty() {
                     return Err(format!("missing argument to `{}'", show(opt)));
@@ -320,6 +390,7 @@ impl Parser<'_> {
                     argv,
                     batch: true,
                     in_dir: opt == b"-execdir",
+                    ask: false,
                     shared: Default::default(),
                 });
             }
@@ -328,7 +399,9 @@ impl Parser<'_> {
         if argv.is_empty() {
             return Err(format!("missing argument to `{}'", show(opt)));
         }
-        Ok(ExecSpec { argv, batch: false, in_dir: opt == b"-execdir", shared: Default::default() })
+        let in_dir = opt == b"-execdir" || opt == b"-okdir";
+        let ask = opt.starts_with(b"-ok");
+        Ok(ExecSpec { argv, batch: false, in_dir, ask, shared: Default::default() })
     }
 }
 
@@ -340,13 +413,69 @@ pub(crate) fn number(arg: Option<&Vec<u8>>, opt: &str) -> Result<u64, String> {
         .ok_or_else(|| format!("invalid argument `{}' to `{opt}'", show(a)))
 }
 
-/// `+N`, `-N` or `N`; returns the comparison and the rest.
-pub(crate) fn signed(arg: &[u8]) -> (Cmp, &[u8]) {
-    match arg.first() {
-        Some(b'+') => (Cmp::Greater, &arg[1..]),
-        Some(b'-') => (Cmp::Less, &arg[1..]),
-        _ => (Cmp::Equal, arg),
+/// Says what GNU find warns about while reading the expression.
+fn warn_all(warnings: &[String]) {
+    for w in warnings {
+        eprintln!("trawl: {w}");
     }
+}
+
+/// Seconds in a day.
+const DAY: i64 = 86400;
+
+/// GNU find's relative time: `[+-]N` units back from `origin` (the
+/// comparison's sense inverted: `+N`, more than N units ago, is a time
+/// before the reference), N a floating-point number; None when N is not
+/// one, or the time overflows.
+pub(crate) fn relative(arg: &[u8], origin: (i64, i64), unit: i64) -> Option<Window> {
+    let (cmp, rest) = signed(arg);
+    let kind = match cmp {
+        Cmp::Less => Cmp::Greater,
+        Cmp::Greater => Cmp::Less,
+        Cmp::Equal => Cmp::Equal,
+    };
+    let total = float(rest)? * unit as f64;
+    let (seconds, fraction) = (total.trunc(), total.fract());
+    if !seconds.is_finite() || seconds.abs() > 9.2e18 {
+        return None;
+    }
+    let nanos = fraction * 1e9;
+    let mut s = origin.0.checked_sub(seconds as i64)?;
+    let mut ns = (origin.1 as f64 - nanos) as i64;
+    if (origin.1 as f64) < nanos {
+        ns += 1_000_000_000;
+        s = s.checked_sub(1)?;
+    }
+    Some(Window { kind, reference: (s, ns), window: unit })
+}
+
+/// The start (local midnight) of the day holding the time `t` (seconds).
+fn start_of_day(t: i64) -> (i64, i64) {
+    // SAFETY: an all-zero tm is valid; localtime_r fills it in.
+    let mut tm: libc::tm = unsafe { std::mem::zeroed() };
+    let time = t as libc::time_t;
+    // SAFETY: both pointers are valid for the call.
+    let ok = !unsafe { libc::localtime_r(&time, &mut tm) }.is_null();
+    let since_midnight = match ok {
+        true => i64::from(tm.tm_sec) + i64::from(tm.tm_min) * 60 + i64::from(tm.tm_hour) * 3600,
+        false => t.rem_euclid(DAY),
+    };
+    (t - since_midnight, 0)
+}
+
+/// The time `y` of the file `path` (`-newerXY`'s reference): stat'd as
+/// the symlink options say; its birth time from statx.
+fn reference_time(path: &[u8], y: TimeField, follow: bool) -> Result<(i64, i64), String> {
+    let st = stat_path(path, follow)?;
+    Ok(match y {
+        TimeField::Access => (st.st_atime, st.st_atime_nsec),
+        TimeField::Change => (st.st_ctime, st.st_ctime_nsec),
+        TimeField::Modify => (st.st_mtime, st.st_mtime_nsec),
+        TimeField::Birth => crate::birth::of_path(path, follow)
+            .ok()
+            .flatten()
+            .ok_or_else(|| format!("Cannot obtain birth time of file '{}'", show(path)))?,
+    })
 }
 
 pub(crate) fn parse_u64(s: &[u8]) -> Option<u64> {
