@@ -22,6 +22,38 @@ pub enum Dialect {
     /// forms literals; `* + ?` are operators; braces are literal (no
     /// intervals); brackets have no character classes.
     Emacs,
+    /// egrep (GNU's RE_SYNTAX_EGREP): extended, but `*` at the start of an
+    /// expression is ignored, and a `{` that opens no valid interval is a
+    /// literal.
+    Egrep,
+    /// awk (RE_SYNTAX_AWK): extended without intervals (braces are
+    /// literal), back-references or GNU's operators (`\w`, `\<`: the
+    /// letter); a backslash inside brackets quotes the next character;
+    /// `*` at the start is a literal.
+    Awk,
+    /// posix-awk: extended with intervals (an invalid one is literal),
+    /// without GNU's operators; a backslash inside brackets quotes.
+    PosixAwk,
+    /// gnu-awk: extended with intervals (an invalid one is literal) and
+    /// GNU's operators; a backslash inside brackets quotes; `*` at the
+    /// start is a literal.
+    GnuAwk,
+}
+
+impl Dialect {
+    /// Extended syntax: Perl's operators, bare.
+    fn extended(self) -> bool {
+        matches!(
+            self,
+            Dialect::Extended | Dialect::Egrep | Dialect::Awk | Dialect::PosixAwk | Dialect::GnuAwk
+        )
+    }
+
+    /// GNU's operators (`\w \W \s \S \b \B \< \> \` \'`) and
+    /// back-references.
+    fn gnu_ops(self) -> bool {
+        !matches!(self, Dialect::Awk | Dialect::PosixAwk)
+    }
 }
 
 /// The engine a translation is spelled for: they write word edges
@@ -41,7 +73,8 @@ pub enum Flavor {
 pub fn to_perl(pattern: &str, dialect: Dialect, flavor: Flavor) -> String {
     let brackets = match dialect {
         Dialect::Perl => return pattern.to_string(),
-        Dialect::Basic | Dialect::Extended => Brackets::Posix,
+        Dialect::Basic | Dialect::Extended | Dialect::Egrep => Brackets::Posix,
+        Dialect::Awk | Dialect::PosixAwk | Dialect::GnuAwk => Brackets::PosixEscapes,
         Dialect::Emacs => Brackets::Emacs,
     };
     let toks: Vec<Token> = tokens(pattern, brackets).collect();
@@ -68,10 +101,17 @@ pub fn to_perl(pattern: &str, dialect: Dialect, flavor: Flavor) -> String {
                 push_member(&mut out, c, next);
             }
             TokenKind::Escape(None) => out.push('\\'),
+            // Without GNU's operators, `\w` is the letter, `\1` the digit.
+            TokenKind::Escape(Some(n))
+                if !dialect.gnu_ops() && matches!(n, '<' | '>' | '`' | '\'' | '0'..='9')
+                    || !dialect.gnu_ops() && n.is_ascii_alphabetic() =>
+            {
+                push_literal(&mut out, n)
+            }
             TokenKind::Escape(Some(n)) => match (dialect, n) {
                 (_, '<') => out.push_str(word_start(flavor)),
                 (_, '>') => out.push_str(word_end(flavor)),
-                (Dialect::Extended, _) => {
+                (d, _) if d.extended() => {
                     out.push('\\');
                     out.push(n);
                 }
@@ -96,7 +136,21 @@ pub fn to_perl(pattern: &str, dialect: Dialect, flavor: Flavor) -> String {
                 _ => push_literal(&mut out, n),
             },
             TokenKind::Char { c, in_class: false } => match (dialect, c) {
-                (Dialect::Extended, _) => out.push(c),
+                // egrep ignores a `*` that repeats nothing; awk and gnu-awk
+                // read it as itself.
+                (Dialect::Egrep, '*') if was_start => at_start = true,
+                (Dialect::Awk | Dialect::GnuAwk, '*') if was_start => push_literal(&mut out, c),
+                (Dialect::Awk, '{' | '}') => push_literal(&mut out, c),
+                (Dialect::Egrep | Dialect::PosixAwk | Dialect::GnuAwk, '{')
+                    if !opens_interval(&pattern[t.at + 1..]) =>
+                {
+                    push_literal(&mut out, c)
+                }
+                (d, '(' | '|') if d.extended() => {
+                    out.push(c);
+                    at_start = true;
+                }
+                (d, _) if d.extended() => out.push(c),
                 (Dialect::Basic, '*') | (Dialect::Emacs, '*' | '+' | '?') if was_start => {
                     push_literal(&mut out, c)
                 }
@@ -121,6 +175,24 @@ pub fn to_perl(pattern: &str, dialect: Dialect, flavor: Flavor) -> String {
         }
     }
     out
+}
+
+/// Whether the text after a `{` is a valid interval: `m}`, `m,}`, `,n}`,
+/// `m,n}` (m ≤ n).
+fn opens_interval(rest: &str) -> bool {
+    let Some(end) = rest.find('}') else { return false };
+    let body = &rest[..end];
+    let number = |s: &str| s.is_empty() || s.bytes().all(|b| b.is_ascii_digit());
+    match body.split_once(',') {
+        Some((lo, hi)) => {
+            let ok = number(lo) && number(hi) && !(lo.is_empty() && hi.is_empty());
+            ok && match (lo.parse::<u32>(), hi.parse::<u32>()) {
+                (Ok(lo), Ok(hi)) => lo <= hi,
+                _ => true,
+            }
+        }
+        None => !body.is_empty() && number(body),
+    }
 }
 
 /// Checks a POSIX basic expression the way GNU grep's parser does, with its

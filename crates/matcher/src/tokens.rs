@@ -16,6 +16,9 @@ pub(crate) enum Brackets {
     Posix,
     /// Emacs: a backslash is a member, and so is `[` (no classes).
     Emacs,
+    /// Awk (GNU's RE_BACKSLASH_ESCAPE_IN_LISTS): as POSIX, but a backslash
+    /// makes the character after it a member (`[\]]`, `[\\]`).
+    PosixEscapes,
 }
 
 /// One piece of pattern text, starting at byte `at`.
@@ -81,11 +84,11 @@ impl Tokens<'_> {
                 memchr::memmem::find(&b[at + 2..], b":]").map(|i| at + 2 + i + 2)
             }
             Brackets::Perl => None,
-            Brackets::Posix if matches!(kind, b':' | b'=' | b'.') => {
+            Brackets::Posix | Brackets::PosixEscapes if matches!(kind, b':' | b'=' | b'.') => {
                 let close = [kind, b']'];
                 Some(memchr::memmem::find(&b[at + 2..], &close).map_or(b.len(), |i| at + 2 + i + 2))
             }
-            Brackets::Posix => None,
+            Brackets::Posix | Brackets::PosixEscapes => None,
         }
     }
 }
@@ -115,6 +118,14 @@ impl Iterator for Tokens<'_> {
             self.class = ClassState::Inside;
         }
         let kind = match c {
+            // Awk: the character after a backslash is a member.
+            '\\' if in_class && self.brackets == Brackets::PosixEscapes => match chars.next() {
+                Some(n) => {
+                    self.at += n.len_utf8();
+                    TokenKind::Char { c: n, in_class }
+                }
+                None => TokenKind::Char { c, in_class },
+            },
             '\\' if !in_class || self.brackets == Brackets::Perl => {
                 let next = chars.next();
                 self.at += next.map_or(0, char::len_utf8);
@@ -183,6 +194,17 @@ mod tests {
             [ClassOpen { negated: false }, PosixClass { end: 4 }]
         );
         assert_eq!(kinds("é\\", Brackets::Perl), [ch('é', false), Escape(None)]);
+        // Awk: a backslash quotes the member after it.
+        assert_eq!(
+            kinds(r"[\]\\a]", Brackets::PosixEscapes),
+            [
+                ClassOpen { negated: false },
+                ch(']', true),
+                ch('\\', true),
+                ch('a', true),
+                ClassClose
+            ]
+        );
         // \Q...\E quotes brackets (Perl only).
         assert_eq!(
             kinds(r"\Q[\E[", Brackets::Perl),

@@ -51,6 +51,12 @@ pub struct Evaluator<'a> {
     pub failed: bool,
     /// Writing to standard output failed (a closed pipe): stop quietly.
     pub output_closed: bool,
+    /// Writing to standard output failed otherwise (a full disk): said at
+    /// the end, unless said already (before a command ran), as GNU find.
+    pub write_error: Option<(std::io::Error, bool)>,
+    /// A `-fprint` (or `-fls`) file's write error was said (GNU find then
+    /// says only "write error" of standard output).
+    pub file_error_said: bool,
     pub(crate) outcome: Outcome,
     /// The entry's metadata could not be read: drop it (GNU find).
     pub(crate) abort: bool,
@@ -83,6 +89,8 @@ impl<'a> Evaluator<'a> {
             execs,
             failed: false,
             output_closed: false,
+            write_error: None,
+            file_error_said: false,
             outcome: Outcome::default(),
             abort: false,
             quits: cmd.expr.any_action(&|a| matches!(a, Action::Quit)),
@@ -169,11 +177,35 @@ impl<'a> Evaluator<'a> {
         }
         // Not while another thread's record is split around a command.
         let _turn = (!self.cmd.execs.is_empty()).then(|| self.cmd.turns.wait(TurnWait::ToWrite));
-        if !self.output_closed && self.output.write(&self.buf).is_err() {
-            self.output_closed = true;
-            self.outcome.quit = true;
+        match self.output_closed || self.write_error.is_some() {
+            true => {}
+            false => match self.output.write(&self.buf) {
+                Ok(()) => {}
+                // A reader closed the pipe: the run ends quietly.
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                    self.output_closed = true;
+                    self.outcome.quit = true;
+                }
+                // Anything else fails the run, which goes on (its commands
+                // and deletions still act).
+                Err(e) => {
+                    self.failed = true;
+                    self.write_error = Some((e, false));
+                }
+            },
         }
         self.buf.clear();
+    }
+
+    /// Writes the held output before a command runs: a failure is said
+    /// now (GNU find: "write error").
+    pub(crate) fn flush_before_command(&mut self) {
+        let unsaid = self.write_error.is_none();
+        self.flush();
+        if let (Some((_, said)), true) = (&mut self.write_error, unsaid) {
+            *said = true;
+            self.warn("write error".into());
+        }
     }
 
     fn expr(&mut self, x: &Expr, it: &mut LazyEntry<'_, '_>) -> bool {
@@ -206,8 +238,13 @@ impl<'a> Evaluator<'a> {
                 None => it.e.fetch_stat(follow).map_err(|e| e.raw_os_error().unwrap_or(0)),
             };
             if let Err(errno) = r {
-                let e = io::Error::from_raw_os_error(errno);
-                self.report(format!("'{}': {}", show(it.e.path()), trawl_diag::io_message(&e)));
+                // Gone since its directory was read: passed over in
+                // silence with -ignore_readdir_race.
+                let vanished = errno == libc::ENOENT && !it.e.is_root();
+                if !(vanished && self.cmd.ignore_readdir_race) {
+                    let e = io::Error::from_raw_os_error(errno);
+                    self.report(format!("'{}': {}", show(it.e.path()), trawl_diag::io_message(&e)));
+                }
                 self.abort = true;
             }
             it.stat = Some(r);
@@ -457,9 +494,13 @@ impl<'a> Evaluator<'a> {
                     }
                     FileFormat::Printf(f) => self.render(f, it, &mut out),
                 }
-                let r = file.lock().unwrap_or_else(|p| p.into_inner()).write_all(&out);
-                if let Err(err) = r {
-                    self.report(format!("write error: {}", trawl_diag::io_message(&err)));
+                if let Some(err) = file.write(&out) {
+                    self.report(format!(
+                        "'{}': {}",
+                        show(&file.name),
+                        trawl_diag::io_message(&err)
+                    ));
+                    self.file_error_said = true;
                 }
                 true
             }
@@ -469,7 +510,11 @@ impl<'a> Evaluator<'a> {
                 match file {
                     None => self.buf.extend_from_slice(&out),
                     Some(f) => {
-                        let _ = f.lock().unwrap_or_else(|p| p.into_inner()).write_all(&out);
+                        if let Some(err) = f.write(&out) {
+                            let name = show(&f.name);
+                            self.report(format!("'{name}': {}", trawl_diag::io_message(&err)));
+                            self.file_error_said = true;
+                        }
                     }
                 }
                 true

@@ -35,7 +35,7 @@ impl Evaluator<'_> {
                 (full, sh.paths.push(&spec.argv, &arg))
             };
             if let Some(batch) = full {
-                self.flush();
+                self.flush_before_command();
                 self.failed |= !launch_shared(self.cmd, i, batch, self.max_children());
             }
             if let Err(err) = added {
@@ -75,7 +75,7 @@ impl Evaluator<'_> {
             // rest after: no other thread writes until the entry is done.
             drop(self.cmd.turns.wait(TurnWait::AndTake));
         }
-        self.flush();
+        self.flush_before_command();
         let mut c = Command::new(OsStr::from_bytes(&argv[0]));
         c.args(argv[1..].iter().map(|a| OsStr::from_bytes(a)));
         if let Some(d) = &dir {
@@ -103,7 +103,7 @@ impl Evaluator<'_> {
     /// of standard input: yes when it starts with `y` or `Y` (an end of
     /// input is no).
     fn asked(&mut self, program: &[u8], path: &[u8]) -> bool {
-        self.flush();
+        self.flush_before_command();
         let mut prompt = b"< ".to_vec();
         prompt.extend_from_slice(program);
         prompt.extend_from_slice(b" ... ");
@@ -134,7 +134,7 @@ impl Evaluator<'_> {
         if let Some((child, name)) = self.execs[i].running.take() {
             self.wait(child, &name);
         }
-        self.flush();
+        self.flush_before_command();
         let spec = &self.cmd.execs[i];
         let st = &mut self.execs[i];
         let Some(mut c) = st.batch.take() else { return };
@@ -167,6 +167,10 @@ impl Evaluator<'_> {
 /// directory path too long for chdir(2) is reached through the open
 /// directory's descriptor instead.
 pub(crate) fn split_for_execdir(e: &Entry<'_>) -> (Option<Vec<u8>>, Vec<u8>) {
+    if e.is_root() && e.path().iter().all(|&b| b == b'/') && !e.path().is_empty() {
+        // GNU find: the root directory runs in itself, named `/`.
+        return (Some(b"/".to_vec()), b"/".to_vec());
+    }
     let mut dir = dir_name(e.path()).to_vec();
     if dir.len() >= libc::PATH_MAX as usize {
         if let Some(fd) = e.parent_fd() {
@@ -175,7 +179,10 @@ pub(crate) fn split_for_execdir(e: &Entry<'_>) -> (Option<Vec<u8>>, Vec<u8>) {
         }
     }
     let mut arg = b"./".to_vec();
-    arg.extend_from_slice(last_component(e));
+    let name = last_component(e);
+    // A starting point's trailing slashes count as one (as fts gives it).
+    let kept = name.iter().rposition(|&b| b != b'/').map_or(0, |i| i + 1);
+    arg.extend_from_slice(&name[..(kept + 1).min(name.len())]);
     (Some(dir), arg)
 }
 

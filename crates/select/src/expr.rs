@@ -206,9 +206,9 @@ pub enum Action {
     /// `-printf FORMAT`.
     Printf(Format),
     /// `-fprint FILE`, `-fprint0 FILE`, `-fprintf FILE FORMAT`: to a file.
-    FPrint(Arc<Mutex<File>>, FileFormat),
+    FPrint(Arc<OutFile>, FileFormat),
     /// `-ls` (or `-fls FILE`).
-    Ls(Option<Arc<Mutex<File>>>),
+    Ls(Option<Arc<OutFile>>),
     /// `-prune`: do not descend (without -depth).
     Prune,
     /// `-quit`: stop the walk.
@@ -217,6 +217,33 @@ pub enum Action {
     Delete,
     /// `-exec`, `-execdir` (index into [`crate::FindCommand::execs`]).
     Exec(usize),
+}
+
+/// A file `-fprint` & co. write to: one stream per file, however many
+/// names it is given under (a hard link, a symbolic link: GNU find tells
+/// files by device and inode).
+#[derive(Debug)]
+pub struct OutFile {
+    /// The name it was first given (for messages).
+    pub name: Vec<u8>,
+    /// The stream.
+    pub file: Mutex<File>,
+    /// A write failed (reported once).
+    pub failed: std::sync::atomic::AtomicBool,
+}
+
+impl OutFile {
+    /// Writes `bytes`; the first failure is returned, later ones are not
+    /// (GNU find reports a file's write error once).
+    pub fn write(&self, bytes: &[u8]) -> Option<std::io::Error> {
+        use std::io::Write;
+        use std::sync::atomic::Ordering;
+        let r = self.file.lock().unwrap_or_else(|p| p.into_inner()).write_all(bytes);
+        match r {
+            Err(e) if !self.failed.swap(true, Ordering::Relaxed) => Some(e),
+            _ => None,
+        }
+    }
 }
 
 /// What `-fprint*` writes.

@@ -4,8 +4,7 @@
 //! `-o`/`-or`, `,`. Global options (`-maxdepth`, `-depth`, ...) are true
 //! wherever they stand. Without an action, the expression is `( EXPR ) -print`.
 
-use std::fs::File;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use crate::expr::{Action, ExecSpec, Expr, Test};
 use crate::regex_type::RegexType;
@@ -82,6 +81,8 @@ pub struct FindCommand {
     pub extractor: Option<trawl_extract::Extractor>,
     /// What the evaluating threads agree on (`-quit`, split output).
     pub(crate) turns: crate::turns::Turns,
+    /// The widths of `-ls`'s columns so far.
+    pub(crate) ls_widths: crate::ls::LsWidths,
     /// Errors met reading the starting points (`-files0-from`: an empty
     /// name, a read error): reported before the walk, which goes on with
     /// the others, and the run fails.
@@ -110,6 +111,7 @@ pub fn parse(args: &[Vec<u8>]) -> Result<FindCommand, String> {
         extraction: Extraction::Bytes,
         extractor: None,
         root_errors: Vec::new(),
+        ls_widths: Default::default(),
     };
     let mut i = 0;
     // Leading options.
@@ -165,7 +167,7 @@ pub fn parse(args: &[Vec<u8>]) -> Result<FindCommand, String> {
         pos: 0,
         cmd: &mut cmd,
         has_action: false,
-        regex_type: RegexType::Emacs,
+        regex_type: RegexType::FindutilsDefault,
         files: Vec::new(),
         saw_prune: false,
         saw_delete: false,
@@ -231,8 +233,8 @@ pub(crate) struct Parser<'a> {
     pub(crate) cmd: &'a mut FindCommand,
     pub(crate) has_action: bool,
     pub(crate) regex_type: RegexType,
-    /// Output files of `-fprint` & co., by name.
-    pub(crate) files: Vec<(Vec<u8>, Arc<Mutex<File>>)>,
+    /// Output files of `-fprint` & co., by device and inode.
+    pub(crate) files: Vec<((u64, u64), Arc<crate::expr::OutFile>)>,
     /// `-prune` and `-delete` seen, and `-depth` given explicitly.
     pub(crate) saw_prune: bool,
     pub(crate) saw_delete: bool,

@@ -7,14 +7,25 @@ use regex_automata::util::syntax;
 
 use trawl_matcher::{to_perl, Dialect, Flavor};
 
-/// The dialect of `-regex`.
+/// The dialect of `-regex` (GNU find's `-regextype`, with the syntax
+/// glibc gives each name).
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
 pub enum RegexType {
-    /// GNU find's default (`emacs`).
+    /// `findutils-default`, the default: emacs, `.` matching a newline.
+    FindutilsDefault,
+    /// `emacs`: `.` does not match a newline.
     Emacs,
-    /// `posix-extended` and kin.
+    /// `posix-extended`.
     Extended,
-    /// `posix-basic` and kin.
+    /// `egrep`, `posix-egrep`.
+    Egrep,
+    /// `awk`.
+    Awk,
+    /// `posix-awk`.
+    PosixAwk,
+    /// `gnu-awk`.
+    GnuAwk,
+    /// `posix-basic`, `grep`, `ed`, `sed`, `posix-minimal-basic`.
     Basic,
 }
 
@@ -38,13 +49,17 @@ impl PathRegex {
 }
 
 /// Compiles a `-regex` pattern of the given type, anchored at both ends.
-/// In the emacs dialect `.` does not match a newline; in the POSIX ones it does.
+/// Only in the emacs dialect does `.` not match a newline.
 pub fn compile(pattern: &[u8], kind: RegexType, ignore_case: bool) -> Result<PathRegex, String> {
     let text = String::from_utf8_lossy(pattern);
     let dot_nl = kind != RegexType::Emacs;
     let dialect = match kind {
-        RegexType::Emacs => Dialect::Emacs,
+        RegexType::FindutilsDefault | RegexType::Emacs => Dialect::Emacs,
         RegexType::Extended => Dialect::Extended,
+        RegexType::Egrep => Dialect::Egrep,
+        RegexType::Awk => Dialect::Awk,
+        RegexType::PosixAwk => Dialect::PosixAwk,
+        RegexType::GnuAwk => Dialect::GnuAwk,
         RegexType::Basic => Dialect::Basic,
     };
     let translate = |f: Flavor| to_perl(&text, dialect, f);
@@ -95,6 +110,25 @@ mod tests {
         assert!(m(r".*\<Word.*", RegexType::Emacs, "./a Word"));
         assert!(m(r".*/\(a\)\1b", RegexType::Emacs, "./aab"), "back-references via PCRE2");
         assert!(!m(r".*", RegexType::Emacs, "a\nb"), "dot stops at a newline");
+        assert!(m(r".*", RegexType::FindutilsDefault, "a\nb"), "but not by default");
+    }
+
+    #[test]
+    fn awk_and_egrep_dialects() {
+        // Awk: a backslash in brackets quotes the next character.
+        assert!(m(r".*/[\[\*]", RegexType::Awk, "w/["));
+        assert!(!m(r".*/[\[\*]", RegexType::Awk, r"w/\"));
+        assert!(m(r".*/[\[\*]", RegexType::Extended, r"w/\"));
+        assert!(m(r".*/[\]]", RegexType::GnuAwk, "w/]"));
+        // awk has no intervals, nor GNU's operators.
+        assert!(m(r".*/x{2}", RegexType::Awk, "./x{2}"));
+        assert!(m(r".*/x{2}", RegexType::PosixAwk, "./xx"));
+        assert!(m(r".*/\w", RegexType::Awk, "./w"));
+        assert!(m(r".*/\w", RegexType::GnuAwk, "./a"));
+        // egrep: a leading * is ignored, an invalid interval is literal.
+        assert!(m(r"*.*/{l", RegexType::Egrep, "./{l"));
+        assert!(m(r".*/a{2}", RegexType::Egrep, "./aa"));
+        assert!(compile(br"*.*/{l", RegexType::Extended, false).is_err());
     }
 
     #[test]

@@ -5,11 +5,11 @@ use std::io::IsTerminal;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 
 use clap::ArgMatches;
-use globset::{Candidate, GlobBuilder, GlobMatcher, GlobSet, GlobSetBuilder};
 use trawl_index::visit::BinaryFiles;
 use trawl_matcher::{AnyMatcher, Engine, LineTerminator, MatcherBuilder, Syntax};
 use trawl_printer::{Colors, OutputMode, PrinterConfig};
 use trawl_search::{BinaryMode, Cancel, MmapChoice, SearcherConfig};
+use trawl_select::glob::Glob;
 
 use crate::args::os_values;
 use crate::patterns::Patterns;
@@ -79,11 +79,12 @@ pub enum Directories {
     Skip,
 }
 
-/// `--include`, `--exclude` and `--exclude-dir`.
+/// `--include`, `--exclude` and `--exclude-dir`: fnmatch(3) patterns, as
+/// GNU grep matches them, on the bytes of names (never converted).
 pub struct Filter {
     /// `--include` and `--exclude` in command-line order (true: include).
-    rules: Vec<(bool, GlobMatcher)>,
-    exclude_dir: Option<GlobSet>,
+    rules: Vec<(bool, Glob)>,
+    exclude_dir: Vec<Glob>,
 }
 
 /// What `--include` and `--exclude` say of a file.
@@ -98,24 +99,20 @@ pub enum Verdict {
     NotIncluded,
 }
 
-/// A glob as grep reads `--include` and its kin.
-fn glob(text: &str) -> Result<globset::Glob, String> {
-    GlobBuilder::new(text)
-        .literal_separator(false)
-        .backslash_escape(true)
-        .build()
-        .map_err(|e| format!("invalid glob '{text}': {e}"))
+fn glob(pattern: &[u8]) -> Result<Glob, String> {
+    Glob::new(pattern, false)
+        .map_err(|e| format!("invalid glob '{}': {e}", String::from_utf8_lossy(pattern)))
 }
 
 impl Filter {
     fn new(m: &ArgMatches) -> Result<Filter, String> {
         // GNU grep's rule: the last matching option wins, in command-line
         // order, whichever kind it is.
-        let mut rules: Vec<(usize, bool, GlobMatcher)> = Vec::new();
+        let mut rules: Vec<(usize, bool, Glob)> = Vec::new();
         for (id, include) in [("include", true), ("exclude", false)] {
             let indices = m.indices_of(id).map(Iterator::collect::<Vec<_>>).unwrap_or_default();
             for (g, at) in os_values(m, id).iter().zip(indices) {
-                rules.push((at, include, glob(&g.to_string_lossy())?.compile_matcher()));
+                rules.push((at, include, glob(g.as_bytes())?));
             }
         }
         // --exclude-from=FILE: its globs, one per line, where the option is.
@@ -126,29 +123,26 @@ impl Filter {
                 format!("{}: {}", file.to_string_lossy(), trawl_diag::io_message(&e))
             })?;
             for line in text.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
-                rules.push((at, false, glob(&String::from_utf8_lossy(line))?.compile_matcher()));
+                rules.push((at, false, glob(line)?));
             }
         }
         rules.sort_by_key(|r| r.0);
-        let dirs = os_values(m, "exclude_dir");
-        let exclude_dir = if dirs.is_empty() {
-            None
-        } else {
-            let mut b = GlobSetBuilder::new();
-            for g in dirs {
-                // `--exclude-dir=dir/` names the directory `dir`.
-                let text = g.to_string_lossy();
-                b.add(glob(text.trim_end_matches('/'))?);
-            }
-            Some(b.build().map_err(|e| e.to_string())?)
-        };
+        // `--exclude-dir=dir/` names the directory `dir`.
+        let exclude_dir = os_values(m, "exclude_dir")
+            .iter()
+            .map(|g| {
+                let b = g.as_bytes();
+                let end = b.iter().rposition(|&c| c != b'/').map_or(b.len(), |i| i + 1);
+                glob(&b[..end])
+            })
+            .collect::<Result<_, _>>()?;
         Ok(Filter { rules: rules.into_iter().map(|(_, inc, g)| (inc, g)).collect(), exclude_dir })
     }
 
     /// What a glob is matched against: the path's last component and the
-    /// whole path (grep matches a glob against "name suffixes"), prepared
-    /// once for every glob.
-    fn candidates(path: &[u8]) -> [Candidate<'_>; 2] {
+    /// whole path (trailing slashes aside), as grep matches a file met in
+    /// recursion by its base name and one named by the user by its name.
+    fn candidates(path: &[u8]) -> [&[u8]; 2] {
         let trimmed = match path.iter().rposition(|&b| b != b'/') {
             Some(i) => &path[..=i],
             None => path,
@@ -157,8 +151,7 @@ impl Filter {
             Some(i) => &trimmed[i + 1..],
             None => trimmed,
         };
-        let as_path = |b| std::path::Path::new(std::ffi::OsStr::from_bytes(b));
-        [Candidate::new(as_path(name)), Candidate::new(as_path(trimmed))]
+        [name, trimmed]
     }
 
     /// What `--include` and `--exclude` say of the file (or archive
@@ -167,9 +160,8 @@ impl Filter {
         if self.rules.is_empty() {
             return Verdict::Kept;
         }
-        let candidates = Filter::candidates(path);
         for (include, g) in self.rules.iter().rev() {
-            if candidates.iter().any(|c| g.is_match_candidate(c)) {
+            if Filter::candidates(path).iter().any(|c| g.is_match(c)) {
                 return if *include { Verdict::Kept } else { Verdict::Excluded };
             }
         }
@@ -186,10 +178,10 @@ impl Filter {
 
     /// Whether the directory printed as `path` is entered.
     pub fn dir_ok(&self, path: &[u8]) -> bool {
-        match &self.exclude_dir {
-            Some(ex) => !Filter::candidates(path).iter().any(|c| ex.is_match_candidate(c)),
-            None => true,
-        }
+        self.exclude_dir.is_empty()
+            || !Filter::candidates(path)
+                .iter()
+                .any(|c| self.exclude_dir.iter().any(|g| g.is_match(c)))
     }
 }
 

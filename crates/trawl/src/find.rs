@@ -68,6 +68,16 @@ impl FindVisitor<'_> {
 
 impl Visitor for FindVisitor<'_> {
     fn visit(&mut self, e: &Entry<'_>) -> WalkState {
+        // -L met a link it cannot follow for another reason than its
+        // target's absence (a path through a file): GNU find says why and
+        // goes on with the link itself.
+        if let Some(err) = e.broken_link_error().filter(|e| e.raw_os_error() != Some(libc::ENOENT))
+        {
+            self.eval.failed = true;
+            let path = String::from_utf8_lossy(e.path());
+            let msg = format!("trawl: '{path}': {}\n", trawl_diag::io_message(&err));
+            let _ = io::stderr().lock().write_all(msg.as_bytes());
+        }
         if self.cmd.depth_first && e.file_type().is_dir() {
             // Evaluated after its contents.
             return WalkState::Continue;
@@ -80,21 +90,34 @@ impl Visitor for FindVisitor<'_> {
     }
 
     fn error(&mut self, err: WalkError) -> WalkState {
+        // -ignore_readdir_race: what vanished since its directory was read
+        // is passed over; a starting point that does not exist is still
+        // reported (GNU find).
         if let WalkErrorKind::Io(e) = err.kind() {
-            if self.cmd.ignore_readdir_race && e.raw_os_error() == Some(libc::ENOENT) {
+            let root = self.cmd.paths.iter().any(|p| p.as_slice() == err.path());
+            if self.cmd.ignore_readdir_race && e.raw_os_error() == Some(libc::ENOENT) && !root {
                 return WalkState::Continue;
             }
         }
         self.eval.failed = true;
         let path = String::from_utf8_lossy(err.path());
-        let msg = match err.kind() {
-            WalkErrorKind::Io(e) => trawl_diag::io_message(e),
-            WalkErrorKind::Loop => "File system loop detected".to_string(),
+        let line = match err.kind() {
+            WalkErrorKind::Io(e) => format!("'{path}': {}", trawl_diag::io_message(e)),
+            WalkErrorKind::Loop { ancestor } => format!(
+                "File system loop detected; '{path}' is part of the same file system loop as '{}'.",
+                String::from_utf8_lossy(ancestor)
+            ),
             // find reads no ignore files.
-            _ => "not a regular file".to_string(),
+            _ => format!("'{path}': not a regular file"),
         };
-        let _ = io::stderr().lock().write_all(format!("trawl: '{path}': {msg}\n").as_bytes());
+        let _ = io::stderr().lock().write_all(format!("trawl: {line}\n").as_bytes());
         WalkState::Continue
+    }
+
+    /// Starting points are walked in order: what this thread printed of
+    /// one goes out before anything of the next.
+    fn operand_finished(&mut self) {
+        self.eval.flush();
     }
 
     fn take_output(&mut self, out: &mut Vec<u8>) {
@@ -196,6 +219,7 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
         let link = cmd.follow == Follow::Never
             && std::fs::symlink_metadata(OsStr::from_bytes(p)).is_ok_and(|m| m.is_symlink());
         let depth_threads = (cmd.max_depth, if cmd.threads == 0 { cpus } else { cmd.threads });
+        walk.start_operand();
         served.push(
             indexed
                 && !link
@@ -212,7 +236,9 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
         .max_depth(cmd.max_depth)
         .same_file_system(cmd.same_file_system)
         .sorted(cmd.sorted)
-        .post_order(cmd.depth_first);
+        .post_order(cmd.depth_first)
+        // POSIX: each starting point after the one before.
+        .operands_in_order(cmd.paths.len() > 1);
     for (p, served) in cmd.paths.iter().zip(served) {
         if !served {
             walk.add_root(OsStr::from_bytes(p));
@@ -228,11 +254,31 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
         };
         FindVisitor { cmd: &cmd, eval: Evaluator::new(&cmd, output), capture, out: &out }
     });
+    // A failed write to standard output is said once, at the end (as GNU
+    // find's close_stdout), unless a command's run said it already.
+    let mut write_error: Option<(io::Error, bool)> = None;
+    let mut file_error_said = false;
     for mut v in visitors {
         v.eval.finish();
         failed |= v.eval.failed;
+        file_error_said |= v.eval.file_error_said;
+        if let Some(e) = v.eval.write_error.take() {
+            write_error.get_or_insert(e);
+        }
     }
-    let _ = out.flush();
+    if let Err(e) = out.flush() {
+        if e.kind() != io::ErrorKind::BrokenPipe {
+            failed = true;
+            write_error.get_or_insert((e, false));
+        }
+    }
+    if let Some((e, false)) = write_error {
+        let what = match file_error_said {
+            true => String::new(),
+            false => format!("trawl: 'standard output': {}\n", trawl_diag::io_message(&e)),
+        };
+        let _ = io::stderr().lock().write_all(format!("{what}trawl: write error\n").as_bytes());
+    }
     failed |= !trawl_select::finish_execs(&cmd);
     if cmd.cancel.is_cancelled() {
         crate::interrupt::die();

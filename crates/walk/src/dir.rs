@@ -74,19 +74,22 @@ pub(crate) struct PostInfo {
 pub(crate) struct Ancestor {
     pub(crate) dev: u64,
     pub(crate) ino: u64,
+    /// Its path (for the message of a loop back to it).
+    pub(crate) path: Vec<u8>,
     pub(crate) parent: Option<Arc<Ancestor>>,
 }
 
 impl Ancestor {
-    fn contains(&self, dev: u64, ino: u64) -> bool {
+    /// The path of the ancestor that is (dev, ino), if one is.
+    fn find(&self, dev: u64, ino: u64) -> Option<&[u8]> {
         let mut cur = Some(self);
         while let Some(a) = cur {
             if a.dev == dev && a.ino == ino {
-                return true;
+                return Some(&a.path);
             }
             cur = a.parent.as_deref();
         }
-        false
+        None
     }
 }
 
@@ -254,11 +257,13 @@ impl<'w> DirReader<'w> {
             }
             if c.follow_links {
                 let up = parent.and_then(|p| p.ancestors.clone());
-                if up.as_ref().is_some_and(|a| a.contains(dev, ino)) {
-                    v.error(WalkError { path: task.path.clone(), kind: WalkErrorKind::Loop });
+                if let Some(ancestor) = up.as_ref().and_then(|a| a.find(dev, ino)) {
+                    let kind = WalkErrorKind::Loop { ancestor: ancestor.to_vec() };
+                    v.error(WalkError { path: task.path.clone(), kind });
                     return Err(Box::new(task));
                 }
-                ancestors = Some(Arc::new(Ancestor { dev, ino, parent: up }));
+                let path = if task.path.is_empty() { b".".to_vec() } else { task.path.clone() };
+                ancestors = Some(Arc::new(Ancestor { dev, ino, path, parent: up }));
             }
         }
         let ignore = if c.ignore_files {
@@ -326,13 +331,15 @@ impl<'w> DirReader<'w> {
                         }
                         Err(e) => {
                             if follow {
-                                // A dangling link: report it with its own type.
+                                // A link that cannot be followed (dangling, or
+                                // through a file: ENOTDIR) is an entry of its
+                                // own, with why (find reports all but dangling
+                                // links; grep all); a link loop (ELOOP) is an
+                                // error, as in grep and find.
                                 if let Ok(st) = fstatat(raw, name, false) {
                                     file_type = FileType::from_mode(st.st_mode);
-                                    // A dangling link is an entry of its own; a
-                                    // link loop (ELOOP) is an error, as in grep and find.
-                                    let dangling = e.raw_os_error() == Some(libc::ENOENT);
-                                    if file_type.is_symlink() && dangling {
+                                    let looped = e.raw_os_error() == Some(libc::ELOOP);
+                                    if file_type.is_symlink() && !looped {
                                         out.push(Child {
                                             name: name.to_owned(),
                                             file_type,
@@ -491,8 +498,9 @@ impl<'w> DirReader<'w> {
                 Some(st) => (st.st_dev, st.st_ino),
                 None => (up.dev, child.ino),
             };
-            if up.contains(dev, ino) {
-                let err = WalkError { path: self.path.clone(), kind: WalkErrorKind::Loop };
+            if let Some(ancestor) = up.find(dev, ino) {
+                let kind = WalkErrorKind::Loop { ancestor: ancestor.to_vec() };
+                let err = WalkError { path: self.path.clone(), kind };
                 return (v.error(err), None);
             }
         }

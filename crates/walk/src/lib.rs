@@ -90,6 +90,11 @@ pub trait Visitor: Send {
     /// it writes as it goes, which keeps the order only on one thread.
     fn take_output(&mut self, _out: &mut Vec<u8>) {}
 
+    /// With [`WalkBuilder::operands_in_order`]: a starting point was walked
+    /// whole, on every thread; what this visitor holds goes out now, before
+    /// anything of the next one.
+    fn operand_finished(&mut self) {}
+
     /// In a sorted walk: writes the outputs of consecutive entries (one
     /// slice each, none empty), in walk order. Called on any thread's
     /// visitor, one call at a time; Quit stops the walk.
@@ -293,8 +298,12 @@ pub struct WalkError {
 pub enum WalkErrorKind {
     /// A system call failed.
     Io(io::Error),
-    /// Following a symlink led back to one of its own ancestors.
-    Loop,
+    /// Following a symlink led back to one of its own ancestors (whose
+    /// path this is).
+    Loop {
+        /// The ancestor's path.
+        ancestor: Vec<u8>,
+    },
     /// An ignore file (`.gitignore`, `.ignore`) that is not a regular file
     /// (a FIFO would block the walk): not read.
     IgnoreFileNotRegular,
@@ -303,7 +312,7 @@ pub enum WalkErrorKind {
 impl WalkErrorKind {
     /// Whether this only warns (the run does not fail for it).
     pub fn is_warning(&self) -> bool {
-        matches!(self, WalkErrorKind::Loop | WalkErrorKind::IgnoreFileNotRegular)
+        matches!(self, WalkErrorKind::Loop { .. } | WalkErrorKind::IgnoreFileNotRegular)
     }
 }
 
@@ -324,7 +333,7 @@ impl fmt::Display for WalkError {
         let path = String::from_utf8_lossy(&self.path);
         match &self.kind {
             WalkErrorKind::Io(e) => write!(f, "{path}: {}", trawl_diag::io_message(e)),
-            WalkErrorKind::Loop => write!(f, "{path}: warning: recursive directory loop"),
+            WalkErrorKind::Loop { .. } => write!(f, "{path}: warning: recursive directory loop"),
             WalkErrorKind::IgnoreFileNotRegular => {
                 write!(f, "{path}: warning: not a regular file, not read as an ignore file")
             }
@@ -341,6 +350,9 @@ struct Root {
     display: Vec<u8>,
     /// For a directory whose entries the caller knows: those entries.
     listed: Option<Box<Listed>>,
+    /// The starting point it belongs to (a starting point an index serves
+    /// is many listed roots).
+    operand: usize,
 }
 
 /// A directory the caller has read already (from an index): the entries
@@ -419,6 +431,13 @@ pub struct WalkBuilder {
     follow_roots: bool,
     post_order: bool,
     file_systems: bool,
+    /// Starting points are walked one after another (see
+    /// [`WalkBuilder::operands_in_order`]).
+    in_order: bool,
+    /// The number the next starting point gets.
+    next_operand: usize,
+    /// The starting point listed roots added now belong to.
+    listed_operand: usize,
 }
 
 /// Output a sorted walk holds, by default, for entries whose predecessors
@@ -446,7 +465,29 @@ impl WalkBuilder {
             follow_roots: true,
             post_order: false,
             file_systems: false,
+            in_order: false,
+            next_operand: 0,
+            listed_operand: 0,
         }
+    }
+
+    /// Walks the starting points one after another, in the order added:
+    /// each one's entries (on every thread) after all of the previous
+    /// one's, and every thread's visitor told in between
+    /// ([`Visitor::operand_finished`]), so that what it holds is written
+    /// in order (POSIX find).
+    pub fn operands_in_order(&mut self, yes: bool) -> &mut Self {
+        self.in_order = yes;
+        self
+    }
+
+    /// Listed roots added from now on ([`WalkBuilder::add_listed`]) belong
+    /// to a new starting point (roots added with [`WalkBuilder::add_root`]
+    /// are each one of their own).
+    pub fn start_operand(&mut self) -> &mut Self {
+        self.listed_operand = self.next_operand;
+        self.next_operand += 1;
+        self
     }
 
     /// Asks each directory's file system (one `fstatfs` per directory) so
@@ -481,7 +522,9 @@ impl WalkBuilder {
     /// empty `display` prints bare names, as grep does for an implicit `.`).
     pub fn add_root_displayed(&mut self, path: &[u8], display: &[u8]) -> &mut Self {
         let open = CString::new(path.to_vec()).unwrap_or_else(|_| c".".to_owned());
-        self.roots.push(Root { open, display: display.to_vec(), listed: None });
+        let operand = self.next_operand;
+        self.next_operand += 1;
+        self.roots.push(Root { open, display: display.to_vec(), listed: None, operand });
         self
     }
 
@@ -499,7 +542,8 @@ impl WalkBuilder {
             opening: dir.opening,
             itself: dir.itself,
         }));
-        self.roots.push(Root { open, display: dir.display.to_vec(), listed });
+        let operand = self.listed_operand;
+        self.roots.push(Root { open, display: dir.display.to_vec(), listed, operand });
         self
     }
 

@@ -25,6 +25,45 @@ struct Shared {
     /// Work items pushed and not yet finished; the walk ends at zero.
     pending: AtomicUsize,
     quit: AtomicBool,
+    /// Starting points in order ([`WalkBuilder::operands_in_order`]).
+    order: Option<Order>,
+}
+
+/// The walk of starting points one after another: the roots of the next
+/// one are handed out once every work item of the current one is done and
+/// every thread that took part in it was told ([`Visitor::operand_finished`]).
+struct Order {
+    /// The first root not handed out yet.
+    next_root: std::sync::Mutex<usize>,
+    /// Per thread: it did work of the current starting point.
+    took_part: Vec<AtomicBool>,
+    /// How many threads did.
+    taking_part: AtomicUsize,
+}
+
+impl Order {
+    /// Hands out the roots of the next starting point; false when there
+    /// is none.
+    fn next_operand(
+        &self,
+        roots: &[crate::Root],
+        shared_pending: &AtomicUsize,
+        injector: &Injector<Task>,
+    ) -> bool {
+        let mut next = self.next_root.lock().unwrap_or_else(|p| p.into_inner());
+        let start = *next;
+        let Some(first) = roots.get(start) else { return false };
+        let end = roots[start..]
+            .iter()
+            .position(|r| r.operand != first.operand)
+            .map_or(roots.len(), |n| start + n);
+        shared_pending.fetch_add(end - start, Ordering::AcqRel);
+        for i in start..end {
+            injector.push(Task::Root(i));
+        }
+        *next = end;
+        true
+    }
 }
 
 pub(crate) fn walk<V, F>(
@@ -41,14 +80,27 @@ where
     // started stay empty, so stealing from them finds nothing.
     let max = growth.map_or(threads, |(max, _)| max.max(threads)).max(1);
     let workers: Vec<Worker<Task>> = (0..max).map(|_| Worker::new_lifo()).collect();
+    let in_order = config.in_order && !config.roots.is_empty();
     let shared = Shared {
         injector: Injector::new(),
         stealers: workers.iter().map(Worker::stealer).collect(),
-        pending: AtomicUsize::new(config.roots.len()),
+        pending: AtomicUsize::new(if in_order { 0 } else { config.roots.len() }),
         quit: AtomicBool::new(false),
+        order: in_order.then(|| Order {
+            next_root: std::sync::Mutex::new(0),
+            took_part: (0..max).map(|_| AtomicBool::new(false)).collect(),
+            taking_part: AtomicUsize::new(0),
+        }),
     };
-    for i in 0..config.roots.len() {
-        shared.injector.push(Task::Root(i));
+    match &shared.order {
+        Some(order) => {
+            order.next_operand(&config.roots, &shared.pending, &shared.injector);
+        }
+        None => {
+            for i in 0..config.roots.len() {
+                shared.injector.push(Task::Root(i));
+            }
+        }
     }
     let shared = &shared;
     let mut workers = workers.into_iter();
@@ -56,7 +108,7 @@ where
         let local = workers.next().expect("a deque per thread");
         move || {
             let mut v = make_visitor(i);
-            Thread { config, shared, local, reader: DirReader::new(config) }.run(&mut v);
+            Thread { config, shared, local, reader: DirReader::new(config), index: i }.run(&mut v);
             v
         }
     })
@@ -67,6 +119,8 @@ struct Thread<'w> {
     shared: &'w Shared,
     local: Worker<Task>,
     reader: DirReader<'w>,
+    /// Which thread this is.
+    index: usize,
 }
 
 impl Thread<'_> {
@@ -80,6 +134,11 @@ impl Thread<'_> {
             match self.find_work() {
                 Some(work) => {
                     idle = 0;
+                    if let Some(order) = &self.shared.order {
+                        if !order.took_part[self.index].swap(true, Ordering::AcqRel) {
+                            order.taking_part.fetch_add(1, Ordering::AcqRel);
+                        }
+                    }
                     if self.process(work, v, &mut children) == WalkState::Quit {
                         self.shared.quit.store(true, Ordering::Relaxed);
                         return;
@@ -88,7 +147,29 @@ impl Thread<'_> {
                 }
                 None => {
                     if self.shared.pending.load(Ordering::Acquire) == 0 {
-                        return;
+                        let Some(order) = &self.shared.order else { return };
+                        // A starting point is done: this thread lets go of
+                        // what it holds of it; the last one to do so hands
+                        // out the next starting point.
+                        if order.took_part[self.index].swap(false, Ordering::AcqRel) {
+                            v.operand_finished();
+                            if order.taking_part.fetch_sub(1, Ordering::AcqRel) == 1
+                                && !order.next_operand(
+                                    &self.config.roots,
+                                    &self.shared.pending,
+                                    &self.shared.injector,
+                                )
+                            {
+                                return;
+                            }
+                            continue;
+                        }
+                        if order.taking_part.load(Ordering::Acquire) == 0
+                            && *order.next_root.lock().unwrap_or_else(|p| p.into_inner())
+                                == self.config.roots.len()
+                        {
+                            return;
+                        }
                     }
                     idle += 1;
                     if idle < 16 {

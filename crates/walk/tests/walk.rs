@@ -21,7 +21,7 @@ impl Visitor for Collect {
         WalkState::Continue
     }
     fn error(&mut self, err: WalkError) -> WalkState {
-        if matches!(err.kind(), WalkErrorKind::Loop) {
+        if matches!(err.kind(), WalkErrorKind::Loop { .. }) {
             self.loops += 1;
         }
         self.errors.push(err.to_string());

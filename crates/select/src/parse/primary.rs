@@ -10,7 +10,9 @@ use trawl_matcher::MatcherBuilder;
 
 use super::number::{float, signed, unsigned};
 use super::{show, Extraction, Follow, Parser};
-use crate::expr::{Action, Cmp, ExecSpec, Expr, FileFormat, PermMatch, Test, TimeField, Window};
+use crate::expr::{
+    Action, Cmp, ExecSpec, Expr, FileFormat, OutFile, PermMatch, Test, TimeField, Window,
+};
 use crate::glob::Glob;
 use crate::printf::Format;
 use crate::regex_type::{self, RegexType};
@@ -92,10 +94,13 @@ impl Parser<'_> {
             b"-regextype" => {
                 let a = self.arg(t)?;
                 self.regex_type = match a.as_slice() {
-                    b"emacs" | b"findutils-default" => RegexType::Emacs,
-                    b"posix-extended" | b"posix-egrep" | b"egrep" | b"posix-awk" | b"awk" | b"gnu-awk" => {
-                        RegexType::Extended
-                    }
+                    b"findutils-default" => RegexType::FindutilsDefault,
+                    b"emacs" => RegexType::Emacs,
+                    b"posix-extended" => RegexType::Extended,
+                    b"posix-egrep" | b"egrep" => RegexType::Egrep,
+                    b"awk" => RegexType::Awk,
+                    b"posix-awk" => RegexType::PosixAwk,
+                    b"gnu-awk" => RegexType::GnuAwk,
                     b"posix-basic" | b"posix-minimal-basic" | b"grep" | b"ed" | b"sed" => RegexType::Basic,
                     _ => {
                         return Err(format!(
@@ -309,18 +314,7 @@ impl Parser<'_> {
             }
             b"-fprint" | b"-fprint0" | b"-fprintf" | b"-fls" => {
                 let path = self.arg(t)?;
-                // The same file named twice is one stream (GNU find).
-                let file = match self.files.iter().find(|(p, _)| *p == path) {
-                    Some((_, f)) => f.clone(),
-                    None => {
-                        let file = File::create(OsStr::from_bytes(&path)).map_err(|e| {
-                            format!("'{}': {}", show(&path), trawl_diag::io_message(&e))
-                        })?;
-                        let file = Arc::new(Mutex::new(file));
-                        self.files.push((path.clone(), file.clone()));
-                        file
-                    }
-                };
+                let file = self.out_file(&path)?;
                 match t {
                     b"-fls" => self.action(Action::Ls(Some(file))),
                     b"-fprintf" => {
@@ -357,6 +351,30 @@ impl Parser<'_> {
         }
     }
 
+    /// The stream of `-fprint PATH` & co.: one per file, however many
+    /// names it is given under (by device and inode, as GNU find).
+    fn out_file(&mut self, path: &[u8]) -> Result<Arc<OutFile>, String> {
+        use std::os::unix::fs::MetadataExt;
+        let open_error =
+            |e: std::io::Error| format!("'{}': {}", show(path), trawl_diag::io_message(&e));
+        let id = |f: &File| f.metadata().map(|m| (m.dev(), m.ino()));
+        // Already open under this name, or under another: that stream.
+        if let Ok(m) = std::fs::metadata(OsStr::from_bytes(path)) {
+            if let Some((_, f)) = self.files.iter().find(|(k, _)| *k == (m.dev(), m.ino())) {
+                return Ok(f.clone());
+            }
+        }
+        let file = File::create(OsStr::from_bytes(path)).map_err(open_error)?;
+        let key = id(&file).map_err(open_error)?;
+        let out = Arc::new(OutFile {
+            name: path.to_vec(),
+            file: Mutex::new(file),
+            failed: Default::default(),
+        });
+        self.files.push((key, out.clone()));
+        Ok(out)
+    }
+
     pub(crate) fn action(&mut self, a: Action) -> Result<Expr, String> {
         self.has_action = true;
         Ok(Expr::Action(a))
@@ -364,6 +382,11 @@ impl Parser<'_> {
 
     /// `-exec CMD ARGS ;` or `-exec CMD ARGS {} +`.
     pub(crate) fn exec(&mut self, opt: &[u8]) -> Result<ExecSpec, String> {
+        if opt == b"-execdir" || opt == b"-okdir" {
+            path_is_safe(&show(opt))?;
+            // As GNU find: these turn -ignore_readdir_race off.
+            self.cmd.ignore_readdir_race = false;
+        }
         let mut argv = Vec::new();
         loop {
             let Some(a) = self.toks.get(self.pos) else {
@@ -403,6 +426,22 @@ impl Parser<'_> {
         let ask = opt.starts_with(b"-ok");
         Ok(ExecSpec { argv, batch: false, in_dir, ask, shared: Default::default() })
     }
+}
+
+/// `-execdir` and `-okdir` run commands inside the directories walked: a
+/// PATH that names the current directory (`.`, an empty entry) or a
+/// relative one would run a program found there (GNU find refuses).
+fn path_is_safe(action: &str) -> Result<(), String> {
+    let Some(path) = std::env::var_os("PATH") else { return Ok(()) };
+    for entry in path.as_bytes().split(|&b| b == b':') {
+        if entry.is_empty() || entry == b"." {
+            return Err(format!("The current directory is included in the PATH environment variable, which is insecure in combination with the {action} action of find.  Please remove the current directory from your $PATH (that is, remove \".\", doubled colons, or leading or trailing colons)"));
+        }
+        if entry[0] != b'/' {
+            return Err(format!("The relative path '{}' is included in the PATH environment variable, which is insecure in combination with the {action} action of find.  Please remove that entry from $PATH", show(entry)));
+        }
+    }
+    Ok(())
 }
 
 pub(crate) fn number(arg: Option<&Vec<u8>>, opt: &str) -> Result<u64, String> {
@@ -490,13 +529,20 @@ pub(crate) fn stat_path(path: &[u8], follow: bool) -> Result<libc::stat, String>
     // SAFETY: an all-zero stat is valid; (l)stat fills it in.
     let mut st: libc::stat = unsafe { std::mem::zeroed() };
     // SAFETY: NUL-terminated path and a valid out-pointer.
-    let r = unsafe {
+    let mut r = unsafe {
         if follow {
             libc::stat(c.as_ptr(), &mut st)
         } else {
             libc::lstat(c.as_ptr(), &mut st)
         }
     };
+    // As GNU find: a link that cannot be followed (dangling, or through a
+    // file) is the link itself.
+    let errno = std::io::Error::last_os_error().raw_os_error();
+    if r != 0 && follow && matches!(errno, Some(libc::ENOENT | libc::ENOTDIR)) {
+        // SAFETY: as above.
+        r = unsafe { libc::lstat(c.as_ptr(), &mut st) };
+    }
     if r != 0 {
         let e = std::io::Error::last_os_error();
         return Err(format!("'{}': {}", show(path), trawl_diag::io_message(&e)));
