@@ -31,8 +31,9 @@ pub enum Dialect {
     /// letter); a backslash inside brackets quotes the next character;
     /// `*` at the start is a literal.
     Awk,
-    /// posix-awk: extended with intervals (an invalid one is literal),
-    /// without GNU's operators; a backslash inside brackets quotes.
+    /// posix-awk: extended with intervals (an invalid one is literal) and
+    /// back-references, without GNU's operators; a backslash inside
+    /// brackets quotes.
     PosixAwk,
     /// gnu-awk: extended with intervals (an invalid one is literal) and
     /// GNU's operators; a backslash inside brackets quotes; `*` at the
@@ -49,10 +50,14 @@ impl Dialect {
         )
     }
 
-    /// GNU's operators (`\w \W \s \S \b \B \< \> \` \'`) and
-    /// back-references.
+    /// GNU's operators (`\w \W \s \S \b \B \< \> \` \'`).
     fn gnu_ops(self) -> bool {
         !matches!(self, Dialect::Awk | Dialect::PosixAwk)
+    }
+
+    /// Bare `{m,n}` intervals.
+    fn bare_intervals(self) -> bool {
+        matches!(self, Dialect::Extended | Dialect::Egrep | Dialect::PosixAwk | Dialect::GnuAwk)
     }
 }
 
@@ -81,39 +86,79 @@ pub fn to_perl(pattern: &str, dialect: Dialect, flavor: Flavor) -> String {
     let mut out = String::with_capacity(pattern.len() + 8);
     // Where a following '*' is literal and '^' is an anchor.
     let mut at_start = true;
+    // Open groups of the extended dialects (an unmatched `)` is a literal).
+    let mut depth = 0usize;
+    let mut class = Class::default();
+    let mut skip = None;
     for (k, t) in toks.iter().enumerate() {
+        if skip == Some(k) {
+            continue;
+        }
         let was_start = std::mem::replace(&mut at_start, false);
         match t.kind {
             TokenKind::ClassOpen { negated } => {
+                class = Class { start: out.len(), negated, members: 0, last: None };
                 out.push('[');
                 if negated {
                     out.push('^');
                 }
             }
-            TokenKind::PosixClass { end } => match collating_element(&pattern[t.at..end]) {
-                // `[.c.]` and `[=c=]` in the C locale: the character itself.
-                Some(c) => push_literal(&mut out, c),
-                None => out.push_str(&pattern[t.at..end]),
-            },
-            TokenKind::ClassClose => out.push(']'),
+            TokenKind::PosixClass { end } => {
+                class.members += 1;
+                class.last = None;
+                match collating_element(&pattern[t.at..end]) {
+                    // `[.c.]` and `[=c=]` in the C locale: the character itself.
+                    Some(c) => push_literal(&mut out, c),
+                    None => out.push_str(&pattern[t.at..end]),
+                }
+            }
+            TokenKind::ClassClose => {
+                if class.members == 0 {
+                    // Only backward ranges (emacs): nothing, or everything.
+                    out.truncate(class.start);
+                    out.push_str(if class.negated { r"[\x00-\xff]" } else { r"[^\x00-\xff]" });
+                } else {
+                    out.push(']');
+                }
+            }
+            TokenKind::Char { c: '-', in_class: true }
+                if dialect == Dialect::Emacs && class.backward_range(toks.get(k + 1)) =>
+            {
+                // Emacs reads `z-a` as an empty range; Perl refuses it.
+                let (at, _) = class.last.take().expect("a range start");
+                out.truncate(at);
+                class.members -= 1;
+                skip = Some(k + 1);
+            }
             TokenKind::Char { c, in_class: true } => {
                 let next = pattern[t.at + c.len_utf8()..].chars().next();
+                class.members += 1;
+                class.last = Some((out.len(), c));
                 push_member(&mut out, c, next);
             }
             TokenKind::Escape(None) => out.push('\\'),
-            // Without GNU's operators, `\w` is the letter, `\1` the digit.
+            // Without GNU's operators, `\w` is the letter; without
+            // back-references (awk), `\1` is the digit.
             TokenKind::Escape(Some(n))
-                if !dialect.gnu_ops() && matches!(n, '<' | '>' | '`' | '\'' | '0'..='9')
-                    || !dialect.gnu_ops() && n.is_ascii_alphabetic() =>
+                if !dialect.gnu_ops() && matches!(n, '<' | '>' | '`' | '\'' | '0')
+                    || !dialect.gnu_ops() && n.is_ascii_alphabetic()
+                    || dialect == Dialect::Awk && n.is_ascii_digit() =>
             {
                 push_literal(&mut out, n)
             }
             TokenKind::Escape(Some(n)) => match (dialect, n) {
-                (_, '<') => out.push_str(word_start(flavor)),
-                (_, '>') => out.push_str(word_end(flavor)),
+                (_, '<') => {
+                    out.push_str(word_start(flavor));
+                    at_start = dialect.extended();
+                }
+                (_, '>') => {
+                    out.push_str(word_end(flavor));
+                    at_start = dialect.extended();
+                }
                 (d, _) if d.extended() => {
                     out.push('\\');
                     out.push(n);
+                    at_start = matches!(n, 'b' | 'B' | '`' | '\'');
                 }
                 (_, '(' | '|') => {
                     out.push(n);
@@ -136,10 +181,17 @@ pub fn to_perl(pattern: &str, dialect: Dialect, flavor: Flavor) -> String {
                 _ => push_literal(&mut out, n),
             },
             TokenKind::Char { c, in_class: false } => match (dialect, c) {
-                // egrep ignores a `*` that repeats nothing; awk and gnu-awk
-                // read it as itself.
-                (Dialect::Egrep, '*') if was_start => at_start = true,
-                (Dialect::Awk | Dialect::GnuAwk, '*') if was_start => push_literal(&mut out, c),
+                // egrep ignores a repetition of nothing; awk and gnu-awk
+                // read it as itself (the others refuse it).
+                (d, '*' | '+' | '?' | '{')
+                    if was_start && d.extended() && (c != '{' || d.bare_intervals()) =>
+                {
+                    if d == Dialect::Egrep {
+                        at_start = true;
+                    } else {
+                        push_literal(&mut out, c);
+                    }
+                }
                 (Dialect::Awk, '{' | '}') => push_literal(&mut out, c),
                 (Dialect::Egrep | Dialect::PosixAwk | Dialect::GnuAwk, '{')
                     if !opens_interval(&pattern[t.at + 1..]) =>
@@ -147,6 +199,16 @@ pub fn to_perl(pattern: &str, dialect: Dialect, flavor: Flavor) -> String {
                     push_literal(&mut out, c)
                 }
                 (d, '(' | '|') if d.extended() => {
+                    depth += usize::from(c == '(');
+                    out.push(c);
+                    at_start = true;
+                }
+                (d, ')') if d.extended() && depth == 0 => push_literal(&mut out, c),
+                (d, ')') if d.extended() => {
+                    depth -= 1;
+                    out.push(c);
+                }
+                (d, '^' | '$') if d.extended() => {
                     out.push(c);
                     at_start = true;
                 }
@@ -175,6 +237,29 @@ pub fn to_perl(pattern: &str, dialect: Dialect, flavor: Flavor) -> String {
         }
     }
     out
+}
+
+/// The bracket expression being translated.
+#[derive(Default)]
+struct Class {
+    /// Where it starts in the output.
+    start: usize,
+    negated: bool,
+    /// Members written so far.
+    members: usize,
+    /// The last member written (where, which): a range may start there.
+    last: Option<(usize, char)>,
+}
+
+impl Class {
+    /// Whether a `-` here, before token `next`, ends a range that runs
+    /// backwards.
+    fn backward_range(&self, next: Option<&Token>) -> bool {
+        match (self.last, next.map(|t| t.kind)) {
+            (Some((_, from)), Some(TokenKind::Char { c: to, in_class: true })) => to < from,
+            _ => false,
+        }
+    }
 }
 
 /// Whether the text after a `{` is a valid interval: `m}`, `m,}`, `,n}`,
@@ -247,20 +332,20 @@ pub fn check_basic(pattern: &str) -> Result<(), &'static str> {
 
 /// The members of a bracket expression, as far as ranges need them.
 #[derive(Default)]
-struct Members {
+pub(crate) struct Members {
     /// The last member, which a `-` would make a range's start.
-    last: Option<char>,
+    pub(crate) last: Option<char>,
     /// The start of a range whose end comes next.
-    range_from: Option<char>,
+    pub(crate) range_from: Option<char>,
 }
 
 impl Members {
-    fn may_start_range(&self) -> bool {
+    pub(crate) fn may_start_range(&self) -> bool {
         self.last.is_some() && self.range_from.is_none()
     }
 
     /// A member: ends a range, or may start one.
-    fn add(&mut self, c: char) -> Result<(), &'static str> {
+    pub(crate) fn add(&mut self, c: char) -> Result<(), &'static str> {
         if let Some(from) = self.range_from.take() {
             if c < from {
                 return Err("Invalid range end");
@@ -274,13 +359,13 @@ impl Members {
 }
 
 /// Whether a class token `[:…:]`, `[.….]` or `[=…=]` has its closing pair.
-fn terminated(class: &[u8]) -> bool {
+pub(crate) fn terminated(class: &[u8]) -> bool {
     class.len() >= 4 && class[class.len() - 2] == class[1] && class.ends_with(b"]")
 }
 
 /// The character of a collating element `[.c.]` or equivalence class
 /// `[=c=]` of one character (the C locale has no longer ones).
-fn collating_element(class: &str) -> Option<char> {
+pub(crate) fn collating_element(class: &str) -> Option<char> {
     let inner = class
         .strip_prefix("[.")
         .and_then(|c| c.strip_suffix(".]"))

@@ -35,6 +35,7 @@ mod dialect;
 mod fixed;
 mod fold;
 mod pcre;
+mod regcomp;
 mod rust;
 mod tokens;
 
@@ -45,6 +46,7 @@ pub use crate::dialect::{to_perl, Dialect, Flavor};
 pub use crate::fixed::FixedMatcher;
 use crate::pcre::Joining;
 pub use crate::pcre::PcreMatcher;
+pub use crate::regcomp::check_find_regex;
 pub use crate::rust::RustMatcher;
 
 /// The byte range of one match in a haystack.

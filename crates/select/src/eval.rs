@@ -113,17 +113,17 @@ impl<'a> Evaluator<'a> {
             return self.eval_entry(e);
         }
         // Once one thread has run `-quit`, no other entry may act: entries
-        // are evaluated one at a time, and what the quitting one printed is
-        // written before the lock is let go.
+        // are evaluated one at a time, each one's output written before the
+        // lock is let go, so the quitting one's comes last.
         let mut quitted = self.cmd.turns.quit();
         if *quitted {
             return Outcome { prune: false, quit: true };
         }
-        let o = self.eval_entry(e);
-        if o.quit {
-            *quitted = true;
-            self.flush();
-        }
+        let mut o = self.eval_entry(e);
+        *quitted = o.quit;
+        self.flush();
+        // A closed output ends the run too.
+        o.quit |= self.outcome.quit;
         o
     }
 

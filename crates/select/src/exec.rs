@@ -20,6 +20,9 @@ pub(crate) struct ExecState {
     /// for `-execdir`.
     pub(crate) batch: ArgBatch,
     pub(crate) batch_dir: Option<Vec<u8>>,
+    /// The depth of the batch's entries: as GNU find, a change of depth runs
+    /// the batch (a starting point `.` is not batched with its children).
+    pub(crate) batch_depth: usize,
     pub(crate) running: Option<(Child, Vec<u8>)>,
 }
 
@@ -46,7 +49,8 @@ impl Evaluator<'_> {
         if spec.batch {
             // -execdir ... +: one batch per directory, per thread.
             let st = &self.execs[i];
-            let dir_changed = st.batch_dir != dir && !st.batch.is_empty();
+            let dir_changed =
+                (st.batch_dir != dir || st.batch_depth != e.depth()) && !st.batch.is_empty();
             if dir_changed || !st.batch.fits(&arg) {
                 self.launch(i);
             }
@@ -55,6 +59,7 @@ impl Evaluator<'_> {
             let through_fd = dir.as_ref().is_some_and(|d| d.starts_with(b"/proc/"));
             let st = &mut self.execs[i];
             st.batch_dir = dir;
+            st.batch_depth = e.depth();
             if let Err(err) = st.batch.push(&spec.argv, &arg) {
                 self.report(format!("'{}': {}", show(&spec.argv[0]), trawl_diag::io_message(&err)));
             }

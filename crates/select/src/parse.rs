@@ -167,7 +167,8 @@ pub fn parse(args: &[Vec<u8>]) -> Result<FindCommand, String> {
         pos: 0,
         cmd: &mut cmd,
         has_action: false,
-        regex_type: RegexType::FindutilsDefault,
+        // GNU find's default is plain emacs, not `findutils-default`.
+        regex_type: RegexType::Emacs,
         files: Vec::new(),
         saw_prune: false,
         saw_delete: false,

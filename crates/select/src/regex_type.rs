@@ -5,15 +5,16 @@
 use regex_automata::meta;
 use regex_automata::util::syntax;
 
-use trawl_matcher::{to_perl, Dialect, Flavor};
+use trawl_matcher::{check_find_regex, to_perl, Dialect, Flavor};
 
 /// The dialect of `-regex` (GNU find's `-regextype`, with the syntax
 /// glibc gives each name).
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
 pub enum RegexType {
-    /// `findutils-default`, the default: emacs, `.` matching a newline.
+    /// `findutils-default`: emacs, `.` matching a newline.
     FindutilsDefault,
-    /// `emacs`: `.` does not match a newline.
+    /// `emacs`, the default without `-regextype`: `.` does not match a
+    /// newline.
     Emacs,
     /// `posix-extended`.
     Extended,
@@ -62,6 +63,8 @@ pub fn compile(pattern: &[u8], kind: RegexType, ignore_case: bool) -> Result<Pat
         RegexType::GnuAwk => Dialect::GnuAwk,
         RegexType::Basic => Dialect::Basic,
     };
+    check_find_regex(&text, dialect)
+        .map_err(|why| format!("failed to compile regular expression '{text}': {why}"))?;
     let translate = |f: Flavor| to_perl(&text, dialect, f);
     let rust = format!(r"\A(?:{})\z", translate(Flavor::Rust));
     let built = meta::Regex::builder()
@@ -84,7 +87,7 @@ pub fn compile(pattern: &[u8], kind: RegexType, ignore_case: bool) -> Result<Pat
                 .jit_if_available(true)
                 .build(&pcre)
                 .map(PathRegex::Pcre)
-                .map_err(|_| format!("invalid regular expression '{text}': {rust_err}"))
+                .map_err(|_| format!("failed to compile regular expression '{text}': {rust_err}"))
         }
     }
 }
@@ -110,7 +113,7 @@ mod tests {
         assert!(m(r".*\<Word.*", RegexType::Emacs, "./a Word"));
         assert!(m(r".*/\(a\)\1b", RegexType::Emacs, "./aab"), "back-references via PCRE2");
         assert!(!m(r".*", RegexType::Emacs, "a\nb"), "dot stops at a newline");
-        assert!(m(r".*", RegexType::FindutilsDefault, "a\nb"), "but not by default");
+        assert!(m(r".*", RegexType::FindutilsDefault, "a\nb"), "but it does in findutils-default");
     }
 
     #[test]

@@ -75,7 +75,10 @@ pub fn run(ctx: &Context<'_>) -> Stats {
         .same_file_system(cfg.one_file_system)
         .sorted(cfg.sorted)
         .ignore_files(cfg.gitignore)
-        .file_systems(true);
+        .file_systems(true)
+        // A file open for reading; with extraction, a temporary file, an
+        // extractor's pipes and the cache's files too.
+        .visit_descriptors(if cfg.extract.is_some() { 8 } else { 1 });
     let mut roots = 0;
     for t in &cfg.targets {
         match t {

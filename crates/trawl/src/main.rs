@@ -50,7 +50,6 @@ fn main() -> ExitCode {
     interrupt::install(&cancel);
     let mut argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
     if argv.get(1).is_some_and(|a| a == "find") {
-        raise_open_file_limit();
         return find::main(argv.split_off(2), cancel);
     }
     if argv.get(1).is_some_and(|a| a == "cache") {
@@ -89,7 +88,6 @@ fn main() -> ExitCode {
     if cfg.printer.colors.is_some() {
         interrupt::colors_on_output();
     }
-    raise_open_file_limit();
     let out = output::Stdout::new(&cfg);
     let ctx = grep::Context::new(&cfg, &out);
     let stats: Stats = grep::run(&ctx);
@@ -166,18 +164,6 @@ fn main() -> ExitCode {
     } else {
         1
     })
-}
-
-/// Deep trees keep a descriptor open per level and thread: lift the soft limit.
-fn raise_open_file_limit() {
-    // SAFETY: getrlimit/setrlimit with a valid out-pointer.
-    unsafe {
-        let mut rl: libc::rlimit = std::mem::zeroed();
-        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut rl) == 0 && rl.rlim_cur < rl.rlim_max {
-            rl.rlim_cur = rl.rlim_max.min(1 << 20);
-            libc::setrlimit(libc::RLIMIT_NOFILE, &rl);
-        }
-    }
 }
 
 /// Whether standard input is a terminal (then no path means `.`).

@@ -29,7 +29,7 @@ const AS_NOBODY: [&str; 4] = ["--reuid=65534", "--regid=65534", "--clear-groups"
 
 /// One differential run of GNU find and trawl find.
 #[derive(Clone)]
-struct Find {
+pub(crate) struct Find {
     cwd: PathBuf,
     args: Vec<OsString>,
     /// trawl-only options (`-j N`, `--sort`), placed before `args`.
@@ -41,10 +41,14 @@ struct Find {
     timeout: Duration,
     /// Environment for GNU find alone (e.g. a UTF-8 locale for grep -P).
     gnu_env: Vec<(String, String)>,
+    /// Environment for both.
+    env: Vec<(String, String)>,
+    /// Standard input for both.
+    stdin: Option<Vec<u8>>,
 }
 
 impl Find {
-    fn new(cwd: &Path) -> Find {
+    pub(crate) fn new(cwd: &Path) -> Find {
         Find {
             cwd: cwd.to_owned(),
             args: Vec::new(),
@@ -54,10 +58,24 @@ impl Find {
             gnu_code: Some(0),
             timeout: TIMEOUT,
             gnu_env: Vec::new(),
+            env: Vec::new(),
+            stdin: None,
         }
     }
 
-    fn args<I, S>(mut self, it: I) -> Find
+    /// Sets `k` in both tools' environment.
+    pub(crate) fn env(mut self, k: &str, v: &str) -> Find {
+        self.env.push((k.into(), v.into()));
+        self
+    }
+
+    /// Gives both tools `input` on standard input.
+    pub(crate) fn stdin(mut self, input: impl AsRef<[u8]>) -> Find {
+        self.stdin = Some(input.as_ref().to_vec());
+        self
+    }
+
+    pub(crate) fn args<I, S>(mut self, it: I) -> Find
     where
         I: IntoIterator<Item = S>,
         S: AsRef<OsStr>,
@@ -66,7 +84,7 @@ impl Find {
         self
     }
 
-    fn trawl_opts<I, S>(mut self, it: I) -> Find
+    pub(crate) fn trawl_opts<I, S>(mut self, it: I) -> Find
     where
         I: IntoIterator<Item = S>,
         S: AsRef<OsStr>,
@@ -76,49 +94,55 @@ impl Find {
     }
 
     /// Records end with NUL (`-print0`, `-printf '...\0'`).
-    fn nul(mut self) -> Find {
+    pub(crate) fn nul(mut self) -> Find {
         self.sep = 0;
         self
     }
 
     /// Both tools run as uid/gid 65534.
-    fn nobody(mut self) -> Find {
+    pub(crate) fn nobody(mut self) -> Find {
         self.nobody = true;
         self
     }
 
     /// GNU find exits with 1 here (errors are part of the test).
-    fn fails(mut self) -> Find {
+    pub(crate) fn fails(mut self) -> Find {
         self.gnu_code = Some(1);
         self
     }
 
     /// Whatever GNU find's exit code, trawl's must be the same.
-    fn any_code(mut self) -> Find {
+    pub(crate) fn any_code(mut self) -> Find {
         self.gnu_code = None;
         self
     }
 
-    fn timeout(mut self, t: Duration) -> Find {
+    pub(crate) fn timeout(mut self, t: Duration) -> Find {
         self.timeout = t;
         self
     }
 
     fn cmd(&self, program: &str, args: Vec<OsString>) -> Cmd {
-        let c = if self.nobody {
+        let mut c = if self.nobody {
             Cmd::new("setpriv", &self.cwd).args(AS_NOBODY).args([program]).args(args)
         } else {
             Cmd::new(program, &self.cwd).args(args)
         };
+        for (k, v) in &self.env {
+            c = c.env(k, v);
+        }
+        if let Some(input) = &self.stdin {
+            c = c.stdin(input);
+        }
         c.timeout(self.timeout)
     }
 
-    fn gnu_env(mut self, k: &str, v: &str) -> Find {
+    pub(crate) fn gnu_env(mut self, k: &str, v: &str) -> Find {
         self.gnu_env.push((k.into(), v.into()));
         self
     }
 
-    fn gnu(&self) -> Run {
+    pub(crate) fn gnu(&self) -> Run {
         let mut c = self.cmd("find", self.args.clone());
         for (k, v) in &self.gnu_env {
             c = c.env(k, v);
@@ -126,7 +150,7 @@ impl Find {
         c.run()
     }
 
-    fn trawl(&self) -> Run {
+    pub(crate) fn trawl(&self) -> Run {
         let mut a: Vec<OsString> = vec!["find".into()];
         a.extend(self.trawl_opts.iter().cloned());
         a.extend(self.args.iter().cloned());
@@ -134,7 +158,7 @@ impl Find {
     }
 
     /// Runs both and asserts that they agree; returns (trawl, GNU).
-    fn check(&self) -> (Run, Run) {
+    pub(crate) fn check(&self) -> (Run, Run) {
         let gnu = self.gnu();
         let trawl = self.trawl();
         if let Some(code) = self.gnu_code {
@@ -154,25 +178,25 @@ impl Find {
 /// Runs several checks to the end even when some fail (the panic hook
 /// prints each failure), then fails the test if any did.
 #[derive(Default)]
-struct Soft {
+pub(crate) struct Soft {
     failed: Vec<String>,
 }
 
 impl Soft {
-    fn run(&mut self, what: String, f: impl FnOnce()) {
+    pub(crate) fn run(&mut self, what: String, f: impl FnOnce()) {
         if std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).is_err() {
             self.failed.push(what);
         }
     }
 
-    fn done(self) {
+    pub(crate) fn done(self) {
         assert!(self.failed.is_empty(), "{} checks failed: {:#?}", self.failed.len(), self.failed);
     }
 }
 
 impl Find {
     /// [`Find::check`] under [`Soft`].
-    fn soft(&self, s: &mut Soft) {
+    pub(crate) fn soft(&self, s: &mut Soft) {
         let what = format!("{:?}", self.args);
         s.run(what, || {
             self.check();
@@ -201,7 +225,7 @@ fn assert_same_records(what: &str, want: &[Vec<u8>], got: &[Vec<u8>], ctx: &dyn 
 }
 
 /// Compares stdout (as a multiset of records), exit codes and errors.
-fn compare(trawl: &Run, gnu: &Run, sep: u8) {
+pub(crate) fn compare(trawl: &Run, gnu: &Run, sep: u8) {
     let ctx = || context(trawl, gnu);
     assert_same_records(
         "sorted stdout",
@@ -214,10 +238,9 @@ fn compare(trawl: &Run, gnu: &Run, sep: u8) {
     assert_eq!(got, want, "error messages differ (left trawl, right GNU)\n{}", ctx());
 }
 
-/// Error messages, normalized and sorted: `'P': reason` for
-/// `PREFIX'P': reason` (and GNU's `cannot delete 'P': reason`), `loop P`
-/// for GNU's `File system loop detected; 'P' is part of ...` and for a
-/// trawl message on `'P'` that mentions a loop, `other: LINE` otherwise.
+/// Error messages, sorted, each without its program's name: `'P': reason`
+/// for `PREFIX'P': reason` (and `cannot delete 'P': reason`), `other:
+/// LINE` otherwise (a file system loop's message among them, whole).
 fn error_keys(stderr: &[u8], prefix: &str) -> Vec<String> {
     let text = String::from_utf8_lossy(stderr);
     let mut keys: Vec<String> = text
@@ -227,16 +250,8 @@ fn error_keys(stderr: &[u8], prefix: &str) -> Vec<String> {
                 return format!("other: {line}");
             };
             let rest = rest.strip_prefix("cannot delete ").unwrap_or(rest);
-            if let Some(r) = rest.strip_prefix("File system loop detected; '") {
-                if let Some(end) = r.find('\'') {
-                    return format!("loop {}", &r[..end]);
-                }
-            }
             if let Some(r) = rest.strip_prefix('\'') {
                 if let Some(end) = r.find("': ") {
-                    if r[end..].to_ascii_lowercase().contains("loop detected") {
-                        return format!("loop {}", &r[..end]);
-                    }
                     return format!("'{}': {}", &r[..end], &r[end + 3..]);
                 }
             }
@@ -248,7 +263,7 @@ fn error_keys(stderr: &[u8], prefix: &str) -> Vec<String> {
 }
 
 /// `find ARGS` on a fresh tricky tree.
-fn tricky_find<S: AsRef<OsStr>>(args: impl IntoIterator<Item = S>) -> (Tree, Find) {
+pub(crate) fn tricky_find<S: AsRef<OsStr>>(args: impl IntoIterator<Item = S>) -> (Tree, Find) {
     let t = tricky();
     let f = Find::new(t.path()).args(args);
     (t, f)

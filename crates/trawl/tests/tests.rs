@@ -9,7 +9,9 @@
 //!   `trawl_only`: options grep lacks (--json, --stats, --sort, ...).
 //! - `sorted`: `--sort path` and `find --sort` (parallel, written in walk
 //!   order) against GNU grep given the files in walk order.
-//! - `find`: `trawl find` against GNU find, on the trees of `find_fixtures`.
+//! - `find`: `trawl find` against GNU find, on the trees of `find_fixtures`;
+//!   `find_gnu`: the rest of GNU find (issue 14): -newerXY, -ok, -fstype,
+//!   -files0-from & co., and behaviours that differed.
 //! - `documents`: `--docs` on PDFs against pdftotext piped into GNU grep,
 //!   and the extractor processes' faults; `extractors`: PostScript, DVI,
 //!   legacy Word/Excel through their tools, and configured extractors.
@@ -32,7 +34,9 @@ mod extract;
 mod extractors;
 mod faults;
 mod files;
+#[macro_use]
 mod find;
+mod find_gnu;
 mod index;
 mod options;
 mod parts;

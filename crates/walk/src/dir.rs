@@ -2,49 +2,42 @@
 //! getdents64, their children turned into entries and visits.
 
 use std::ffi::{CStr, CString};
-use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd};
+use std::io;
+use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use crate::dirent;
+use crate::fds::{retrying, DirFd};
 use crate::ignore_files::IgnoreStack;
 use crate::{
     cvt, fstat, fstatat, reads_to_the_end, Descent, Entry, FileType, Opening, Root, Visitor,
     WalkBuilder, WalkError, WalkErrorKind, WalkState,
 };
 
-/// A directory's descriptor: open, or opened the first time an entry of
-/// it needs it (a listed directory whose entries the caller knows: a
-/// `trawl find -name` served by an index never opens it).
-pub(crate) enum DirFd {
-    Open(OwnedFd),
-    WhenNeeded { path: CString, fd: std::sync::OnceLock<Option<OwnedFd>> },
+/// Where a walk started: the path a directory is opened again by is this
+/// root's path, then the directory's own path after `display_len` bytes
+/// (its path is printed under the root's display name).
+pub(crate) struct Origin {
+    pub(crate) open: CString,
+    pub(crate) display_len: usize,
 }
 
-impl DirFd {
-    /// The descriptor (-1 when a directory opened when needed cannot be:
-    /// the calls using it then fail with EBADF).
-    pub(crate) fn as_raw_fd(&self) -> libc::c_int {
-        match self {
-            DirFd::Open(fd) => fd.as_raw_fd(),
-            DirFd::WhenNeeded { path, fd } => fd
-                .get_or_init(|| {
-                    let flags =
-                        libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC | libc::O_NOCTTY;
-                    // SAFETY: a NUL-terminated path.
-                    let raw = unsafe { libc::open(path.as_ptr(), flags) };
-                    // SAFETY: a fresh descriptor from open(2), owned here.
-                    (raw >= 0).then(|| unsafe { OwnedFd::from_raw_fd(raw) })
-                })
-                .as_ref()
-                .map_or(-1, |fd| fd.as_raw_fd()),
-        }
-    }
+/// Opens a directory by path, without blocking on a terminal.
+fn open_dir_path(path: &CStr) -> io::Result<OwnedFd> {
+    let flags = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC | libc::O_NOCTTY;
+    // SAFETY: a NUL-terminated path; the descriptor is owned by the result.
+    retrying(|| cvt(unsafe { libc::open(path.as_ptr(), flags) }))
+        .map(|fd| unsafe { OwnedFd::from_raw_fd(fd) })
 }
 
-/// An open directory and what its children need to know about it.
+/// A directory of the walk and what its children need to know about it.
 pub(crate) struct OpenDir {
+    /// Its descriptor: open, closed to make room (see [`crate::fds`]), or
+    /// not opened yet (a listed directory whose entries the caller knows:
+    /// a `trawl find -name` served by an index never opens it).
     pub(crate) fd: DirFd,
+    pub(crate) origin: Arc<Origin>,
     pub(crate) path: Vec<u8>,
     pub(crate) depth: usize,
     /// The (dev, ino) of this directory and its ancestors, when links are
@@ -61,6 +54,53 @@ pub(crate) struct OpenDir {
     /// A short read of a regular file here means its end (see
     /// [`reads_to_the_end`]).
     pub(crate) short_read_is_end: bool,
+}
+
+impl OpenDir {
+    /// The descriptor, while the directory is pinned ([`DirFd::pin`]):
+    /// opened again if it was closed.
+    pub(crate) fn raw_fd(&self) -> io::Result<RawFd> {
+        self.fd.get(|| self.reopen())
+    }
+
+    /// The descriptor as borrowed while pinned.
+    pub(crate) fn borrowed_fd(&self) -> io::Result<BorrowedFd<'_>> {
+        // SAFETY: the descriptor stays open while the directory is pinned,
+        // which its users do for as long as they use it.
+        self.raw_fd().map(|fd| unsafe { BorrowedFd::borrow_raw(fd) })
+    }
+
+    /// Opens the directory again by its path: in one call when the path is
+    /// short enough, else one component at a time from the root.
+    fn reopen(&self) -> io::Result<OwnedFd> {
+        let rel = self.path.get(self.origin.display_len..).unwrap_or_default();
+        let rel = &rel[rel.iter().take_while(|&&b| b == b'/').count()..];
+        let root = self.origin.open.as_bytes();
+        let mut full = root.to_vec();
+        if !rel.is_empty() {
+            if !full.ends_with(b"/") {
+                full.push(b'/');
+            }
+            full.extend_from_slice(rel);
+        }
+        if full.len() < libc::PATH_MAX as usize {
+            let full =
+                CString::new(full).map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))?;
+            return open_dir_path(&full);
+        }
+        let mut cur = open_dir_path(&self.origin.open)?;
+        for name in rel.split(|&b| b == b'/').filter(|n| !n.is_empty()) {
+            let name =
+                CString::new(name).map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))?;
+            let flags = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC;
+            // SAFETY: an open directory and a NUL-terminated name.
+            let fd =
+                retrying(|| cvt(unsafe { libc::openat(cur.as_raw_fd(), name.as_ptr(), flags) }))?;
+            // SAFETY: a fresh descriptor, owned here.
+            cur = unsafe { OwnedFd::from_raw_fd(fd) };
+        }
+        Ok(cur)
+    }
 }
 
 /// A directory's own entry, kept for its visit after its contents.
@@ -113,8 +153,9 @@ pub(crate) fn dir_end<V: Visitor>(
     depth: usize,
 ) -> WalkState {
     let path: &[u8] = if path.is_empty() { b"." } else { path };
+    let _pin = parent.map(|p| p.fd.pin());
     let entry = Entry {
-        parent: parent.map(|p| &p.fd),
+        parent,
         name,
         path,
         depth,
@@ -210,27 +251,26 @@ impl<'w> DirReader<'w> {
     ) -> Result<OpenDir, Box<DirTask>> {
         let c = self.config;
         let fd = match &task.parent {
-            None => cvt(unsafe {
-                // SAFETY: a NUL-terminated path.
-                libc::open(
-                    task.name.as_ptr(),
-                    libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC | libc::O_NOCTTY,
-                )
-            }),
+            None => open_dir_path(&task.name),
             Some(parent) => {
                 let mut flags = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC;
                 if !task.followed {
                     flags |= libc::O_NOFOLLOW;
                 }
-                cvt(unsafe {
-                    // SAFETY: the parent descriptor is open (owned by `parent`).
-                    libc::openat(parent.fd.as_raw_fd(), task.name.as_ptr(), flags)
+                let _pin = parent.fd.pin();
+                parent.raw_fd().and_then(|at| {
+                    retrying(|| {
+                        // SAFETY: the parent's descriptor is open while
+                        // pinned; the name is NUL-terminated.
+                        cvt(unsafe { libc::openat(at, task.name.as_ptr(), flags) })
+                    })
+                    // SAFETY: a fresh descriptor from openat(2), owned here.
+                    .map(|fd| unsafe { OwnedFd::from_raw_fd(fd) })
                 })
             }
         };
         let fd = match fd {
-            // SAFETY: a fresh descriptor from open(2).
-            Ok(fd) => unsafe { OwnedFd::from_raw_fd(fd) },
+            Ok(fd) => fd,
             Err(e) => {
                 v.error(WalkError { path: task.path.clone(), kind: WalkErrorKind::Io(e) });
                 return Err(Box::new(task));
@@ -272,7 +312,12 @@ impl<'w> DirReader<'w> {
                 Some(p) => p.ignore.clone(),
                 None => crate::ignore_files::rules_above(&task.path),
             };
-            let stack = IgnoreStack::enter(parent_rules, fd.as_fd(), &task.path, &mut skipped);
+            let stack = IgnoreStack::enter(
+                parent_rules,
+                std::os::fd::AsFd::as_fd(&fd),
+                &task.path,
+                &mut skipped,
+            );
             for name in skipped {
                 let mut path = task.path.clone();
                 if !path.is_empty() && !path.ends_with(b"/") {
@@ -292,8 +337,13 @@ impl<'w> DirReader<'w> {
             followed: task.followed,
         });
         let short_read_is_end = c.file_systems && reads_to_the_end(fd.as_raw_fd());
+        let origin = match parent {
+            Some(p) => p.origin.clone(),
+            None => Arc::new(Origin { open: task.name.clone(), display_len: task.path.len() }),
+        };
         Ok(OpenDir {
-            fd: DirFd::Open(fd),
+            fd: DirFd::open(fd),
+            origin,
             path: task.path,
             depth: task.depth,
             ancestors,
@@ -305,7 +355,8 @@ impl<'w> DirReader<'w> {
         })
     }
 
-    /// Reads all children of `dir`, resolving unknown types and followed links.
+    /// Reads all children of `dir` (pinned by the caller), resolving
+    /// unknown types and followed links.
     pub(crate) fn read_children<V: Visitor>(
         &mut self,
         dir: &OpenDir,
@@ -314,7 +365,13 @@ impl<'w> DirReader<'w> {
     ) -> WalkState {
         out.clear();
         let c = self.config;
-        let raw = dir.fd.as_raw_fd();
+        let raw = match dir.raw_fd() {
+            Ok(raw) => raw,
+            Err(e) => {
+                let err = WalkError { path: dir.path.clone(), kind: WalkErrorKind::Io(e) };
+                return v.error(err);
+            }
+        };
         let mut result = Ok(());
         self.buf
             .read_all(raw, |name, d_type, ino| {
@@ -418,8 +475,10 @@ impl<'w> DirReader<'w> {
             }
         };
         if listed.opening == Opening::WhenNeeded && listed.itself == crate::Itself::NotVisited {
+            let origin = Arc::new(Origin { open: task.name, display_len: task.path.len() });
             let dir = OpenDir {
-                fd: DirFd::WhenNeeded { path: task.name, fd: std::sync::OnceLock::new() },
+                fd: DirFd::closed(),
+                origin,
                 path: task.path,
                 depth: task.depth,
                 ancestors: None,
@@ -437,9 +496,9 @@ impl<'w> DirReader<'w> {
         }
     }
 
-    /// The children of `dir` its caller knows (instead of reading it):
-    /// those of unknown type are stat'd, as [`DirReader::read_children`]
-    /// does for an unknown `d_type`.
+    /// The children of `dir` (pinned by the caller) its caller knows
+    /// (instead of reading it): those of unknown type are stat'd, as
+    /// [`DirReader::read_children`] does for an unknown `d_type`.
     pub(crate) fn known_children<V: Visitor>(
         &mut self,
         dir: &OpenDir,
@@ -460,7 +519,7 @@ impl<'w> DirReader<'w> {
                 descent: *descent,
             };
             if child.file_type == FileType::Unknown {
-                match fstatat(dir.fd.as_raw_fd(), name, false) {
+                match dir.raw_fd().and_then(|at| fstatat(at, name, false)) {
                     Ok(st) => {
                         child.file_type = FileType::from_mode(st.st_mode);
                         child.ino = st.st_ino;
@@ -481,8 +540,8 @@ impl<'w> DirReader<'w> {
         WalkState::Continue
     }
 
-    /// Visits one child of `dir`; returns the task for it if it is a directory
-    /// to descend into.
+    /// Visits one child of `dir` (pinned by the caller); returns the task
+    /// for it if it is a directory to descend into.
     pub(crate) fn visit_child<V: Visitor>(
         &mut self,
         dir: &Arc<OpenDir>,
@@ -505,7 +564,7 @@ impl<'w> DirReader<'w> {
             }
         }
         let entry = Entry {
-            parent: Some(&dir.fd),
+            parent: Some(dir),
             name: &child.name,
             path: &self.path,
             depth: dir.depth + 1,

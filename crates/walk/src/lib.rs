@@ -38,6 +38,7 @@
 
 mod dir;
 mod dirent;
+mod fds;
 mod ignore_files;
 mod ordered;
 mod parallel;
@@ -105,7 +106,8 @@ pub trait Visitor: Send {
 
 /// An entry of the walk, valid during the [`Visitor::visit`] call.
 pub struct Entry<'a> {
-    parent: Option<&'a crate::dir::DirFd>,
+    /// The directory holding the entry, pinned while the entry is visited.
+    parent: Option<&'a crate::dir::OpenDir>,
     name: &'a CStr,
     path: &'a [u8],
     depth: usize,
@@ -127,32 +129,31 @@ impl<'a> Entry<'a> {
         self.short_read_is_end
     }
 
-    /// The directory descriptor and name to use with `*at` calls.
-    fn at(&self) -> (RawFd, &CStr) {
+    /// The directory descriptor and name to use with `*at` calls (the
+    /// directory is opened again if it was closed to make room).
+    fn at(&self) -> io::Result<(RawFd, &CStr)> {
         match self.parent {
-            Some(d) => (d.as_raw_fd(), self.name),
-            None => (libc::AT_FDCWD, self.name),
+            Some(d) => Ok((d.raw_fd()?, self.name)),
+            None => Ok((libc::AT_FDCWD, self.name)),
         }
     }
 
-    /// The descriptor of the directory holding the entry (None for a root).
+    /// The descriptor of the directory holding the entry, open during the
+    /// visit (None for a root, or when it cannot be opened again).
     pub fn parent_fd(&self) -> Option<BorrowedFd<'a>> {
-        let raw = self.parent?.as_raw_fd();
-        // SAFETY: the directory's descriptor stays open while its entries
-        // are visited (the walk holds it for the entry's lifetime).
-        (raw >= 0).then(|| unsafe { BorrowedFd::borrow_raw(raw) })
+        self.parent?.borrowed_fd().ok()
     }
 
     /// Reads the metadata now (`lstat` unless `follow`).
     pub fn fetch_stat(&self, follow: bool) -> io::Result<libc::stat> {
-        let (dir, name) = self.at();
+        let (dir, name) = self.at()?;
         fstatat(dir, name, follow)
     }
 
     /// The birth time (statx; `lstat`'s view unless `follow`): None when
     /// the file system does not keep one.
     pub fn birth_time(&self, follow: bool) -> io::Result<Option<(i64, i64)>> {
-        let (dir, name) = self.at();
+        let (dir, name) = self.at()?;
         // SAFETY: an all-zero statx is valid; the call fills it in.
         let mut stx: libc::statx = unsafe { std::mem::zeroed() };
         let flags = if follow { 0 } else { libc::AT_SYMLINK_NOFOLLOW };
@@ -165,13 +166,13 @@ impl<'a> Entry<'a> {
 
     /// Whether the entry is a directory with no entries.
     pub fn is_empty_dir(&self) -> io::Result<bool> {
-        let (dir, name) = self.at();
+        let (dir, name) = self.at()?;
         let mut flags = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC;
         if !self.followed {
             flags |= libc::O_NOFOLLOW;
         }
         // SAFETY: a NUL-terminated name relative to an open directory (or the cwd).
-        let fd = cvt(unsafe { libc::openat(dir, name.as_ptr(), flags) })?;
+        let fd = fds::retrying(|| cvt(unsafe { libc::openat(dir, name.as_ptr(), flags) }))?;
         // SAFETY: a fresh descriptor that nothing else owns.
         let fd = unsafe { OwnedFd::from_raw_fd(fd) };
         dirent::has_entries(fd.as_raw_fd()).map(|has| !has)
@@ -179,14 +180,14 @@ impl<'a> Entry<'a> {
 
     /// `faccessat` for `libc::R_OK`, `W_OK` or `X_OK`.
     pub fn access(&self, mode: libc::c_int) -> bool {
-        let (dir, name) = self.at();
+        let Ok((dir, name)) = self.at() else { return false };
         // SAFETY: a NUL-terminated name relative to an open directory (or the cwd).
         unsafe { libc::faccessat(dir, name.as_ptr(), mode, 0) == 0 }
     }
 
     /// The target of a symlink.
     pub fn read_link(&self) -> io::Result<Vec<u8>> {
-        let (dir, name) = self.at();
+        let (dir, name) = self.at()?;
         let mut buf = vec![0u8; 256];
         loop {
             // SAFETY: the buffer is valid for `buf.len()` bytes.
@@ -207,7 +208,7 @@ impl<'a> Entry<'a> {
     /// Removes the entry (`rmdir` for a directory, else `unlink`), relative
     /// to its directory.
     pub fn remove(&self) -> io::Result<()> {
-        let (dir, name) = self.at();
+        let (dir, name) = self.at()?;
         let flags = if self.file_type.is_dir() { libc::AT_REMOVEDIR } else { 0 };
         // SAFETY: a NUL-terminated name relative to an open directory (or the cwd).
         cvt(unsafe { libc::unlinkat(dir, name.as_ptr(), flags) }).map(|_| ())
@@ -262,9 +263,11 @@ impl<'a> Entry<'a> {
                 if self.file_type.is_dir() {
                     flags |= libc::O_DIRECTORY;
                 }
-                cvt(unsafe {
-                    // SAFETY: `name` is a valid NUL-terminated string.
-                    libc::open(self.name.as_ptr(), flags)
+                fds::retrying(|| {
+                    cvt(unsafe {
+                        // SAFETY: `name` is a valid NUL-terminated string.
+                        libc::open(self.name.as_ptr(), flags)
+                    })
                 })?
             }
             Some(dir) => {
@@ -273,10 +276,13 @@ impl<'a> Entry<'a> {
                 if !self.followed {
                     flags |= libc::O_NOFOLLOW;
                 }
-                cvt(unsafe {
-                    // SAFETY: `dir` is an open directory descriptor borrowed for
-                    // the lifetime of the entry; `name` is NUL-terminated.
-                    libc::openat(dir.as_raw_fd(), self.name.as_ptr(), flags)
+                let at = dir.raw_fd()?;
+                fds::retrying(|| {
+                    cvt(unsafe {
+                        // SAFETY: `at` is the directory's descriptor, open
+                        // while the entry is visited; `name` is NUL-terminated.
+                        libc::openat(at, self.name.as_ptr(), flags)
+                    })
                 })?
             }
         };
@@ -438,6 +444,7 @@ pub struct WalkBuilder {
     next_operand: usize,
     /// The starting point listed roots added now belong to.
     listed_operand: usize,
+    visit_descriptors: usize,
 }
 
 /// Output a sorted walk holds, by default, for entries whose predecessors
@@ -468,6 +475,7 @@ impl WalkBuilder {
             in_order: false,
             next_operand: 0,
             listed_operand: 0,
+            visit_descriptors: 1,
         }
     }
 
@@ -597,12 +605,22 @@ impl WalkBuilder {
         self
     }
 
+    /// How many descriptors one visit may hold at once (a file open for
+    /// reading, a child's pipes; 1 by default): the walk starts no more
+    /// threads than the open-file limit leaves room for.
+    pub fn visit_descriptors(&mut self, n: usize) -> &mut Self {
+        self.visit_descriptors = n;
+        self
+    }
+
     /// The number of threads a walk will use.
     pub fn thread_count(&self) -> usize {
-        if self.threads > 0 {
-            return self.threads;
-        }
-        std::thread::available_parallelism().map_or(1, |n| n.get())
+        let wanted = if self.threads > 0 {
+            self.threads
+        } else {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        };
+        wanted.min(fds::threads_within_limit(self.visit_descriptors))
     }
 
     /// Walks every root, calling a visitor made by `make_visitor(thread index)`
@@ -633,6 +651,7 @@ impl WalkBuilder {
         V: Visitor,
         F: Fn(usize) -> V + Sync,
     {
+        let max_threads = max_threads.min(fds::threads_within_limit(self.visit_descriptors));
         let growth = Some((max_threads, blocked));
         if self.sorted {
             ordered::walk(self, self.thread_count(), growth, &make_visitor)

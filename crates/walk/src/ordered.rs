@@ -212,12 +212,14 @@ impl<'w> Worker<'w> {
                 task
             }
             SortedTask::Dir(parent, child) => {
+                let _pin = parent.fd.pin();
                 let (state, task) = self.reader.visit_child(&parent, &child, v);
                 done.out.take_from(v);
                 done.state = state;
                 task
             }
             SortedTask::Files(parent, files) => {
+                let _pin = parent.fd.pin();
                 for child in &files {
                     let (state, _) = self.reader.visit_child(&parent, child, v);
                     done.out.take_from(v);
@@ -248,7 +250,10 @@ impl<'w> Worker<'w> {
             }
         };
         let mut children = std::mem::take(&mut self.children);
-        if self.reader.read_children(&dir, v, &mut children) == WalkState::Quit {
+        let pin = dir.fd.pin();
+        let read = self.reader.read_children(&dir, v, &mut children);
+        drop(pin);
+        if read == WalkState::Quit {
             done.state = WalkState::Quit;
             return;
         }

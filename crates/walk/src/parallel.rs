@@ -17,6 +17,8 @@ enum Task {
     Root(usize),
     Dir(DirTask),
     Files(Arc<OpenDir>, Vec<Child>),
+    /// A subdirectory to visit and then read (a walk in directory order).
+    Subdir(Arc<OpenDir>, Child),
 }
 
 struct Shared {
@@ -108,7 +110,11 @@ where
         let local = workers.next().expect("a deque per thread");
         move || {
             let mut v = make_visitor(i);
-            Thread { config, shared, local, reader: DirReader::new(config), index: i }.run(&mut v);
+            // On one thread, entries come in directory order, each
+            // subdirectory walked where it is met (as GNU find's fts).
+            let in_dir_order = threads == 1 && growth.is_none();
+            let reader = DirReader::new(config);
+            Thread { config, shared, local, reader, index: i, in_dir_order }.run(&mut v);
             v
         }
     })
@@ -121,6 +127,8 @@ struct Thread<'w> {
     reader: DirReader<'w>,
     /// Which thread this is.
     index: usize,
+    /// Visit in directory order (see [`Thread::schedule_in_order`]).
+    in_dir_order: bool,
 }
 
 impl Thread<'_> {
@@ -226,6 +234,7 @@ impl Thread<'_> {
                     (WalkState::Continue, Some(dir)) => Arc::new(dir),
                     (state, _) => return state,
                 };
+                let _pin = dir.fd.pin();
                 if self.reader.known_children(&dir, root, v, children) == WalkState::Quit {
                     return WalkState::Quit;
                 }
@@ -240,12 +249,23 @@ impl Thread<'_> {
             }
             Task::Dir(task) => self.read_dir(task, v, children),
             Task::Files(dir, files) => {
+                let _pin = dir.fd.pin();
                 for child in &files {
                     if self.reader.visit_child(&dir, child, v).0 == WalkState::Quit {
                         return WalkState::Quit;
                     }
                 }
                 self.reader.finish_item(&dir, v)
+            }
+            Task::Subdir(dir, child) => {
+                let pin = dir.fd.pin();
+                let (state, task) = self.reader.visit_child(&dir, &child, v);
+                drop(pin);
+                match task {
+                    _ if state == WalkState::Quit => WalkState::Quit,
+                    Some(task) => self.read_dir(task, v, children),
+                    None => self.reader.finish_item(&dir, v),
+                }
             }
         }
     }
@@ -269,6 +289,7 @@ impl Thread<'_> {
                 };
             }
         };
+        let _pin = dir.fd.pin();
         if self.reader.read_children(&dir, v, children) == WalkState::Quit {
             return WalkState::Quit;
         }
@@ -283,6 +304,9 @@ impl Thread<'_> {
         v: &mut V,
         children: &mut Vec<Child>,
     ) -> WalkState {
+        if self.in_dir_order {
+            return self.schedule_in_order(dir, v, children);
+        }
         let post_order = self.config.post_order;
         let mut batch = Vec::new();
         for child in children.drain(..) {
@@ -314,6 +338,44 @@ impl Thread<'_> {
             self.push(Task::Files(dir.clone(), batch));
         }
         // The reading itself is done.
+        self.reader.finish_item(&dir, v)
+    }
+}
+
+impl Thread<'_> {
+    /// On one thread: pushes the children of `dir` so that they are popped
+    /// in directory order, runs of files in batches and each subdirectory
+    /// visited, then read, before the entries after it.
+    fn schedule_in_order<V: Visitor>(
+        &mut self,
+        dir: Arc<OpenDir>,
+        v: &mut V,
+        children: &mut Vec<Child>,
+    ) -> WalkState {
+        let mut items = Vec::new();
+        let mut batch = Vec::new();
+        for child in children.drain(..) {
+            if child.file_type.is_dir() {
+                if !batch.is_empty() {
+                    items.push(Task::Files(dir.clone(), std::mem::take(&mut batch)));
+                }
+                items.push(Task::Subdir(dir.clone(), child));
+            } else {
+                batch.push(child);
+                if batch.len() == FILE_BATCH {
+                    items.push(Task::Files(dir.clone(), std::mem::take(&mut batch)));
+                }
+            }
+        }
+        if !batch.is_empty() {
+            items.push(Task::Files(dir.clone(), batch));
+        }
+        if self.config.post_order {
+            dir.outstanding.fetch_add(items.len(), Ordering::AcqRel);
+        }
+        for item in items.into_iter().rev() {
+            self.push(item);
+        }
         self.reader.finish_item(&dir, v)
     }
 }
