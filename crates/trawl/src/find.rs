@@ -20,16 +20,23 @@ GNU find's expressions, walked in parallel. Output order is free unless --sort
 'trawl index', the entries come from the index (directories whose stamps
 changed are read again); --no-index walks instead.
 
-Operators: ( EXPR )  ! EXPR  -not EXPR  EXPR -a EXPR  EXPR -o EXPR  EXPR , EXPR
-Options:   -maxdepth N -mindepth N -depth -xdev -mount -ignore_readdir_race
-           -regextype TYPE
+Operators: ( EXPR )  ! EXPR  -not EXPR  EXPR -a EXPR  EXPR -and EXPR
+           EXPR -o EXPR  EXPR -or EXPR  EXPR , EXPR
+Options:   -maxdepth N -mindepth N -depth -d -xdev -mount -daystart -follow
+           -ignore_readdir_race -noignore_readdir_race -noleaf -warn -nowarn
+           -files0-from FILE (NUL-separated starting points; - for stdin)
+           -regextype TYPE (emacs, the default; findutils-default
+             posix-basic posix-extended posix-egrep egrep awk posix-awk
+             gnu-awk grep ed sed posix-minimal-basic)
            -search-zip (-contains, -text and -binary look at the text inside
              compressed files and archives)  -docs (and inside PDF, office
              and EPUB documents), as grep's --search-zip and --docs
-Tests:     -name -iname -path -ipath -wholename -regex -iregex -type -xtype
-           -size -empty -newer -anewer -cnewer -mtime -mmin -atime -amin -ctime
-           -cmin -perm -user -group -uid -gid -nouser -nogroup -links -inum
-           -samefile -readable -writable -executable -true -false
+Tests:     -name -iname -path -ipath -wholename -iwholename -lname -ilname
+           -regex -iregex -type -xtype -fstype -size -empty
+           -newer -anewer -cnewer -newerXY REF (X, Y each of a B c m; Y t:
+             REF is a date as GNU date reads it) -mtime -mmin -atime -amin
+           -ctime -cmin -used -perm -user -group -uid -gid -nouser -nogroup
+           -links -inum -samefile -readable -writable -executable -true -false
            -text -binary (a NUL byte in the first 8 KiB)  -contains PATTERN
            -kind LIST (by the first bytes: gzip bzip2 xz zstd lz4 compressed
              tar zip archive pdf postscript dvi ole document plain,
@@ -37,6 +44,7 @@ Tests:     -name -iname -path -ipath -wholename -regex -iregex -type -xtype
 Actions:   -print -print0 -printf FMT -fprint FILE -fprint0 FILE -fprintf FILE FMT
            -ls -fls FILE -prune -quit -delete
            -exec CMD ; -exec CMD {} + -execdir CMD ; -execdir CMD {} +
+           -ok CMD ; -okdir CMD ; (ask on standard error, answer on standard input)
 ";
 
 struct FindVisitor<'a> {
