@@ -1,6 +1,6 @@
 //! The Rust regex engine, rewritten for grep's line semantics.
 
-use aho_corasick::AhoCorasick;
+use aho_corasick::{AhoCorasick, MatchKind};
 use memchr::memmem;
 use std::sync::OnceLock;
 
@@ -63,8 +63,12 @@ impl InnerLiterals {
             e.kind(ExtractKind::Prefix).limit_total(64);
             e.extract(h)
         };
-        // A regex with a usable prefix is fast in the engine already.
-        if parts.first().is_none_or(|h| good(&prefix_of(h)).is_some()) {
+        // A regex with a usable prefix is fast in the engine already: its
+        // first part's, or the whole pattern's (`[Pp][Mm]_(?:[Rr]…|[Ss]…)`,
+        // a folded alternation factored by its common prefix, has one).
+        if parts.first().is_none_or(|h| good(&prefix_of(h)).is_some())
+            || good(&prefix_of(hir)).is_some()
+        {
             return None;
         }
         let best = parts[1..].iter().filter_map(|h| good(&prefix_of(h))).max_by_key(|lits| {
@@ -73,7 +77,11 @@ impl InnerLiterals {
         Some(if best.len() == 1 {
             InnerLiterals::One(Box::new(memmem::Finder::new(&best[0]).into_owned()))
         } else {
-            InnerLiterals::Many(AhoCorasick::new(&best).ok()?)
+            // Leftmost semantics: the packed (Teddy) search serves them;
+            // the standard kind runs the automaton over every byte.
+            InnerLiterals::Many(
+                AhoCorasick::builder().match_kind(MatchKind::LeftmostFirst).build(&best).ok()?,
+            )
         })
     }
 
@@ -190,7 +198,17 @@ impl RustMatcher {
         let min_len = hir.properties().minimum_len().unwrap_or(usize::MAX);
         let inner = InnerLiterals::find(&hir).or_else(|| InnerLiterals::folded(&hir));
         let regex = meta::Regex::builder()
-            .configure(meta::Config::new().utf8_empty(false).line_terminator(term))
+            .configure(
+                meta::Config::new()
+                    .utf8_empty(false)
+                    .line_terminator(term)
+                    // The engine's default asks for the CPU count, which
+                    // reads cgroup files: a third of a tiny search's
+                    // startup. The capacity only spreads threads over
+                    // lock-protected stacks of caches, and 8 is the
+                    // engine's own upper bound.
+                    .pool_capacity(8),
+            )
             .build_from_hir(&hir)
             .map_err(|e| Error::new(ErrorKind::Syntax(e.to_string())))?;
         Ok(RustMatcher { regex, min_len, inner, hir, stream_dfa: OnceLock::new(), term })

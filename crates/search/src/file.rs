@@ -109,9 +109,8 @@ impl Searcher {
         if self.too_short(matcher, hints.size) {
             return Ok(SearchOutcome::new(SearchSummary::default(), SearchedAs::Skipped));
         }
-        let threads = self.config.part_threads();
         let mut reader = FileReader::new(file, hints.short_read);
-        if threads < 2 || self.config.stream {
+        if self.config.threads == 1 || self.config.stream {
             let summary = self.search_reader(matcher, reader, sink)?;
             return Ok(SearchOutcome::new(summary, SearchedAs::OnePass));
         }
@@ -125,7 +124,12 @@ impl Searcher {
                 }
             },
         };
-        if size < self.config.parallel_min() {
+        // The CPUs are counted only for a file worth splitting.
+        let threads = match size < self.config.parallel_min() {
+            true => 1,
+            false => self.config.part_threads(),
+        };
+        if threads < 2 {
             // A file stat'd after its first read goes on from the bytes read.
             let summary = match hints.size {
                 Some(_) => self.search_reader(matcher, reader, sink)?,
@@ -175,9 +179,7 @@ impl Searcher {
     /// fills, asks for the file's size.
     fn read_first(&mut self, reader: &mut FileReader<'_>) -> Result<FirstRead, SearchError> {
         let read_size = self.config.read_size();
-        if self.buf.len() < read_size {
-            self.buf.resize(read_size, 0);
-        }
+        crate::scan::grow_zeroed(&mut self.buf, read_size);
         let n = loop {
             match reader.read(&mut self.buf[..read_size]) {
                 Ok(n) => break n,

@@ -121,9 +121,7 @@ impl Searcher {
         }
         let mut buf = std::mem::take(&mut self.buf);
         let read_size = self.config.read_size();
-        if buf.len() < read_size {
-            buf.resize(read_size, 0);
-        }
+        crate::scan::grow_zeroed(&mut buf, read_size);
         let buf_ref = Buf::Owned(&mut buf);
         let mut scan = Scan::new(&self.config, matcher, sink, reader, buf_ref, part, prefilled);
         let result = scan.run();

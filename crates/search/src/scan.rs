@@ -18,8 +18,8 @@ mod lines;
 mod long_line;
 
 use binary::Binary;
-pub(crate) use buffer::Buf;
 use buffer::Window;
+pub(crate) use buffer::{grow_zeroed, Buf};
 use context::Printed;
 pub use lines::count_newlines;
 use lines::LineCounter;

@@ -75,6 +75,8 @@ pub fn compile(pattern: &[u8], kind: RegexType, ignore_case: bool) -> Result<Pat
                 .case_insensitive(ignore_case)
                 .dot_matches_new_line(dot_nl),
         )
+        // Without a capacity the engine reads cgroup files for the CPU count.
+        .configure(meta::Config::new().pool_capacity(8))
         .build(&rust);
     match built {
         Ok(r) => Ok(PathRegex::Rust(r)),

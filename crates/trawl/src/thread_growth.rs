@@ -29,6 +29,10 @@ where
     V: Visitor,
     F: Fn(usize) -> V + Sync,
 {
+    if walk.is_one_entry() {
+        // Nothing to grow: no watcher either.
+        return walk.run(make_visitor);
+    }
     let max = max_threads(walk);
     let cold = AtomicBool::new(false);
     let done = Done::default();

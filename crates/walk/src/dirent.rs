@@ -72,14 +72,15 @@ impl FileType {
 /// Size of the getdents64 buffer: large enough for most directories in one call.
 const DENT_BUF_SIZE: usize = 128 * 1024;
 
-/// A reusable, 8-byte-aligned buffer for getdents64.
+/// A reusable, 8-byte-aligned buffer for getdents64, allocated by the
+/// first directory read (a walk of one file never needs it).
 pub(crate) struct DentBuf {
     buf: Vec<u64>,
 }
 
 impl DentBuf {
     pub(crate) fn new() -> DentBuf {
-        DentBuf { buf: vec![0u64; DENT_BUF_SIZE / 8] }
+        DentBuf { buf: Vec::new() }
     }
 
     /// Calls `f(name, d_type, d_ino)` for every entry of the open directory `fd`
@@ -89,6 +90,9 @@ impl DentBuf {
         fd: RawFd,
         mut f: impl FnMut(&CStr, u8, u64),
     ) -> io::Result<()> {
+        if self.buf.is_empty() {
+            self.buf = vec![0u64; DENT_BUF_SIZE / 8];
+        }
         loop {
             // SAFETY: the buffer is valid for writes of its whole length.
             let n = unsafe {

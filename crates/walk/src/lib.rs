@@ -623,6 +623,20 @@ impl WalkBuilder {
         wanted.min(fds::threads_within_limit(self.visit_descriptors))
     }
 
+    /// Whether the walk is one entry: a single root that is not a
+    /// directory to read (or nothing below the roots is visited). Such a
+    /// walk runs on the calling thread, with no thread started.
+    pub fn is_one_entry(&self) -> bool {
+        if self.max_depth == Some(0) && self.roots.iter().all(|r| r.listed.is_none()) {
+            return self.roots.len() <= 1;
+        }
+        let [root] = &self.roots[..] else { return self.roots.is_empty() };
+        // A root that cannot be read is one entry too: its error.
+        root.listed.is_none()
+            && fstatat(libc::AT_FDCWD, &root.open, self.follow_roots)
+                .map_or(true, |st| !FileType::from_mode(st.st_mode).is_dir())
+    }
+
     /// Walks every root, calling a visitor made by `make_visitor(thread index)`
     /// on each thread; returns the visitors when the walk ends.
     pub fn run<V, F>(&self, make_visitor: F) -> Vec<V>
@@ -630,10 +644,11 @@ impl WalkBuilder {
         V: Visitor,
         F: Fn(usize) -> V + Sync,
     {
+        let threads = if self.is_one_entry() { 1 } else { self.thread_count() };
         if self.sorted {
-            ordered::walk(self, self.thread_count(), None, &make_visitor)
+            ordered::walk(self, threads, None, &make_visitor)
         } else {
-            parallel::walk(self, self.thread_count(), None, &make_visitor)
+            parallel::walk(self, threads, None, &make_visitor)
         }
     }
 
@@ -651,6 +666,9 @@ impl WalkBuilder {
         V: Visitor,
         F: Fn(usize) -> V + Sync,
     {
+        if self.is_one_entry() {
+            return self.run(make_visitor);
+        }
         let max_threads = max_threads.min(fds::threads_within_limit(self.visit_descriptors));
         let growth = Some((max_threads, blocked));
         if self.sorted {

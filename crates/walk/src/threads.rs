@@ -18,6 +18,10 @@ where
     T: FnOnce() -> V + Send,
 {
     let threads = threads.max(1);
+    if threads == 1 && growth.is_none() {
+        // One thread: the calling one (no thread to start and join).
+        return vec![start(0)()];
+    }
     let max = growth.map_or(threads, |(max, _)| max.max(threads));
     std::thread::scope(|s| {
         let mut spawn = |i: usize| {

@@ -29,10 +29,12 @@ pub(crate) enum Buf<'a> {
 }
 
 impl Buf<'_> {
-    /// Makes room for at least `len` bytes (a mapping has it all).
+    /// Makes room for at least `len` bytes (a mapping has it all). The
+    /// new buffer comes zeroed from the allocator (calloc: fresh pages for
+    /// a large one, untouched until read into), not zeroed here.
     fn grow(&mut self, len: usize) {
         if let Buf::Owned(v) = self {
-            v.resize(len, 0);
+            grow_zeroed(v, len);
         }
     }
 
@@ -42,6 +44,18 @@ impl Buf<'_> {
             Buf::Owned(v) => v.copy_within(keep..len, 0),
             Buf::Mapped { off, .. } => *off += keep,
         }
+    }
+}
+
+/// Makes `v` at least `len` bytes long. A new buffer comes zeroed from the
+/// allocator (calloc: fresh pages for a large one, untouched until read
+/// into) instead of being zeroed here: a search of a small file touches one
+/// page of its 256 KiB buffer, not all 64.
+pub(crate) fn grow_zeroed(v: &mut Vec<u8>, len: usize) {
+    if len > v.len() {
+        let mut grown = vec![0u8; len];
+        grown[..v.len()].copy_from_slice(v);
+        *v = grown;
     }
 }
 
