@@ -12,7 +12,8 @@
 //!   match `\n`. The default.
 //! - [`PcreMatcher`]: PCRE2 with JIT, for what the Rust engine lacks
 //!   (look-around, backreferences, atomic groups, `\K`, recursion, ...).
-//! - [`FixedMatcher`]: Aho-Corasick over fixed strings (`-F`).
+//! - [`FixedMatcher`]: fixed strings (`-F`): a vector search for one, a shift
+//!   table (Wu-Manber) or Aho-Corasick for several.
 //!
 //! [`MatcherBuilder`] holds the grep options that shape a pattern (`-F`, `-G`,
 //! `-i`, `-S`, `-w`, `-x`, several `-e`) and picks the engine.
@@ -37,6 +38,7 @@ mod fold;
 mod pcre;
 mod regcomp;
 mod rust;
+mod shift;
 mod tokens;
 
 use std::fmt;
@@ -299,14 +301,21 @@ impl MatcherBuilder {
 
         let regexes: Vec<String> = match self.syntax {
             Syntax::Fixed => {
-                if !self.word && !self.line && self.engine != Engine::Pcre2 {
-                    return Ok(AnyMatcher::Fixed(FixedMatcher::new(&lines, ignore_case)?));
-                }
                 // Longest first: leftmost-first then equals grep -F's leftmost-longest.
                 let mut sorted = lines.clone();
                 sorted.sort_by_key(|p| std::cmp::Reverse(p.len()));
-                return self
-                    .compile(&sorted.iter().map(|p| escape_bytes(p)).collect::<Vec<_>>(), &opts);
+                let escaped: Vec<String> = sorted.iter().map(|p| escape_bytes(p)).collect();
+                if self.word || self.line || self.engine == Engine::Pcre2 {
+                    return self.compile(&escaped, &opts);
+                }
+                if !fixed::regex_engine_first(&lines, ignore_case) {
+                    return Ok(AnyMatcher::Fixed(FixedMatcher::new(&lines, ignore_case)?));
+                }
+                return match self.compile(&escaped, &opts) {
+                    Ok(m @ AnyMatcher::Rust(_)) => Ok(m),
+                    // Too large for the regex engine (a huge case-blind set).
+                    _ => Ok(AnyMatcher::Fixed(FixedMatcher::new(&lines, ignore_case)?)),
+                };
             }
             Syntax::Basic | Syntax::Perl => self.perl_patterns(&lines)?,
         };
@@ -485,7 +494,7 @@ impl AnyMatcher {
         match self {
             AnyMatcher::Rust(_) => "rust-regex",
             AnyMatcher::Pcre(_) => "pcre2",
-            AnyMatcher::Fixed(_) => "aho-corasick",
+            AnyMatcher::Fixed(m) => m.engine(),
         }
     }
 }

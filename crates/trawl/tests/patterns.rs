@@ -2,6 +2,7 @@
 //! under both engines.
 
 use crate::fixtures::{basic, folded, literal};
+use crate::util::Tree;
 
 parity!(literal_matches_in_every_file_of_the_tree, basic, ["foo", "."]);
 parity!(literal_with_line_numbers, basic, ["-n", "foo", "."]);
@@ -134,6 +135,39 @@ engines!(fixed_strings_backslash_and_anchors_literal, |e| {
         .syntax("-F")
         .args(["-n", "-e", r"\d+", "-e", "^start", "-e", "$end", "."])
         .check();
+});
+// Several fixed strings go to one of three searches by their number, their
+// case and their lengths (the regex engine's alternation, the shift table,
+// Aho-Corasick); each must give grep -F's leftmost-longest matches.
+engines!(many_fixed_strings_agree_with_grep_in_every_search, |e| {
+    let t = Tree::new();
+    // Overlapping strings, one the prefix of another, shared blocks of three
+    // bytes, strings at line ends and starts, case variants.
+    let mut text = String::new();
+    for i in 0..300 {
+        text.push_str(&format!(
+            "line {i}: pm_resume pm_resumed PM_Suspend x_pm_suspend_late abcdabcde{}\n",
+            if i % 7 == 0 { " ABCDABCDE" } else { "" }
+        ));
+        text.push_str("suspend_resume_pm abcd abcdab cdabcdab\n");
+    }
+    t.file("k.txt", &text).file("sub/empty.txt", "");
+    t.file("two", "pm_resume\npm_resumed\n");
+    t.file("six", "pm_resume\npm_suspend\nabcdabcde\nabcdab\ncdab_x\nresume_pm\n");
+    t.file("short", "pm_resume\nab\ncdabcd\n");
+    t.file("short6", "pm_resume\nab\ncdabcd\nsuspend\nresume_\ncdabcdab\n");
+    let ids: String = (0..1000).map(|i| format!("ident_{i:04}_x\n")).collect();
+    t.file("many", format!("{ids}pm_suspend\nabcdabc\n"));
+    for pats in ["two", "six", "short", "short6", "many"] {
+        for case in [None, Some("-i")] {
+            for out in [["-o", "-b"], ["-c", "-H"], ["-n", "-H"]] {
+                let mut args: Vec<&str> = case.into_iter().collect();
+                args.extend(out);
+                args.extend(["-f", pats, "k.txt"]);
+                t.parity(e).syntax("-F").args(&args).check();
+            }
+        }
+    }
 });
 engines!(fixed_strings_from_pattern_file, |e| {
     let t = literal();
