@@ -71,9 +71,17 @@ impl InnerLiterals {
         {
             return None;
         }
-        let best = parts[1..].iter().filter_map(|h| good(&prefix_of(h))).max_by_key(|lits| {
-            (lits.iter().map(Vec::len).min().unwrap_or(0), usize::MAX - lits.len())
-        })?;
+        // What every match of the pattern's tail from part i on starts with
+        // (in `\w+@\w+\.(org|com)`, the tail from `\.` gives `.org` and
+        // `.com`, where no single part gives three bytes).
+        let best = (1..parts.len())
+            .filter_map(|i| {
+                let tail = Hir::concat(parts[i..].iter().map(|h| (*h).clone()).collect());
+                good(&prefix_of(&tail))
+            })
+            .max_by_key(|lits| {
+                (lits.iter().map(Vec::len).min().unwrap_or(0), usize::MAX - lits.len())
+            })?;
         Some(if best.len() == 1 {
             InnerLiterals::One(Box::new(memmem::Finder::new(&best[0]).into_owned()))
         } else {

@@ -63,8 +63,12 @@ impl<M: Matcher, S: Sink, R: std::io::Read> Scan<'_, M, S, R> {
         if self.binary.offset.is_some() {
             match &mut self.win.buf {
                 Buf::Owned(buf) => {
-                    for b in buf[start..self.win.len].iter_mut().filter(|b| **b == 0) {
-                        *b = b'\n';
+                    // memchr jumps between NULs; a byte-by-byte loop cost a
+                    // tenth of a search of compressed files (one NUL in 256).
+                    let mut at = start;
+                    while let Some(i) = memchr(0, &buf[at..self.win.len]) {
+                        buf[at + i] = b'\n';
+                        at += i + 1;
                     }
                 }
                 Buf::Mapped { .. } => {
