@@ -36,6 +36,7 @@ mod dialect;
 mod fixed;
 mod fold;
 mod pcre;
+mod pcre_info;
 mod regcomp;
 mod rust;
 mod shift;

@@ -2,6 +2,7 @@
 
 use pcre2::bytes::{Regex, RegexBuilder};
 
+use crate::pcre_info;
 use crate::tokens::{tokens, Brackets, TokenKind};
 use crate::{Error, ErrorKind, LineTerminator, Match, Matcher, Options};
 
@@ -38,6 +39,11 @@ pub(crate) enum Joining {
 struct Part {
     regex: Regex,
     mode: Mode,
+    /// A byte every match holds, when PCRE2 knows no first byte: only
+    /// the lines that hold it are searched, each alone. (Whole buffers
+    /// cost more there: PCRE2 checks that the byte follows a start
+    /// position, which in a buffer it always does, somewhere below.)
+    required: Option<u8>,
     /// The byte that ends a line.
     term: u8,
 }
@@ -111,7 +117,8 @@ impl Part {
             .max_jit_stack_size(Some(16 << 20))
             .build(&full)
             .map_err(|e| Error::new(ErrorKind::Syntax(compile_error(&e))))?;
-        Ok(Part { regex, mode, term: opts.terminator.byte() })
+        let required = pcre_info::required_byte(&full, opts.ignore_case, !record);
+        Ok(Part { regex, mode, required, term: opts.terminator.byte() })
     }
 
     fn find_raw(&self, subject: &[u8], at: usize) -> Result<Option<(usize, usize)>, Error> {
@@ -134,6 +141,21 @@ impl Part {
     }
 
     fn find_at(&self, hay: &[u8], mut at: usize) -> Result<Option<Match>, Error> {
+        if let Some(byte) = self.required {
+            let other = if byte.is_ascii_alphabetic() { byte ^ 0x20 } else { byte };
+            while at <= hay.len() {
+                let Some(p) = memchr::memchr2(byte, other, &hay[at..]).map(|i| at + i) else {
+                    return Ok(None);
+                };
+                let ls = line_start(hay, p, self.term);
+                let le = line_end(hay, p, self.term);
+                if let Some(m) = self.find_in_line(hay, ls, le, at.max(ls))? {
+                    return Ok(Some(m));
+                }
+                at = le + 1;
+            }
+            return Ok(None);
+        }
         if self.mode == Mode::LineByLine {
             let mut ls = line_start(hay, at, self.term);
             loop {

@@ -169,6 +169,25 @@ engines!(many_fixed_strings_agree_with_grep_in_every_search, |e| {
         }
     }
 });
+// PCRE-only patterns with a byte every match holds and no first byte:
+// only lines holding the byte are searched, each alone.
+engines!(pcre: pcre_patterns_with_a_required_byte_match_as_grep, |e| {
+    let t = Tree::new();
+    t.file(
+        "r.txt",
+        "x = x;\nfoo=foo\nfoo =\n foo\nbar = baz\nAA x\naaX\nabba=abba\n=\nq=q=q\nzz X\n",
+    );
+    for args in [
+        ["-n", r"(\w+)\s*=\s*\1\b"],
+        ["-o", r"(\w+)\s*=\s*\1\b"],
+        ["-c", r"(\w)\1x"],
+        ["-in", r"(\w)\1x"],
+        ["-on", r"(?i)(\w)\1\s*X"],
+        ["-n", r"(\w+)=(?=\1)"],
+    ] {
+        t.parity(e).args(args.iter().copied().chain(["r.txt"])).check();
+    }
+});
 engines!(fixed_strings_from_pattern_file, |e| {
     let t = literal();
     t.file("pats", "a.b\n(ab)\n");
