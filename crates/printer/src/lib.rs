@@ -482,7 +482,7 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
         }
     }
 
-    fn write_line(&mut self, line: &[u8], info: LineInfo, selected: bool) {
+    fn write_line(&mut self, line: &[u8], info: LineInfo, selected: bool) -> io::Result<()> {
         let c = self.p.config;
         let page = self.page(info, line);
         let term = c.terminator.byte();
@@ -502,7 +502,7 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
                     self.p.stats.matches += 1;
                 }
             }
-            return;
+            return Ok(());
         }
         self.prefix(info, page, info.offset, sep);
         match &c.colors {
@@ -524,13 +524,35 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
                 });
             }
             None => {
-                self.p.out.extend_from_slice(body);
+                if body.len() >= STREAM_AT {
+                    self.write_direct(body)?;
+                } else {
+                    self.p.out.extend_from_slice(body);
+                }
                 if self.p.counting == Counting::Summary && selected && !c.invert {
                     self.count_matches(body);
                 }
             }
         }
         self.p.out.push(term);
+        Ok(())
+    }
+
+    /// Writes a line too long to copy from the search's buffer, after what
+    /// is pending; standard output stays this file's until it ends.
+    fn write_direct(&mut self, text: &[u8]) -> io::Result<()> {
+        if !self.holding {
+            self.p.output.hold();
+            self.holding = true;
+        }
+        let before = self.p.out.len() - self.start;
+        self.write_out()?;
+        self.p.stats.bytes_printed += before as u64;
+        let chunk = if self.flushed { Chunk::Continued } else { Chunk::FirstOfFile };
+        self.p.output.write(text, chunk).map_err(output_error)?;
+        self.flushed = true;
+        self.p.stats.bytes_printed += text.len() as u64;
+        Ok(())
     }
 }
 
@@ -567,7 +589,7 @@ impl<M: Matcher> Sink for FileSink<'_, '_, M> {
         self.selected += 1;
         match self.p.config.mode {
             OutputMode::Lines => {
-                self.write_line(line, info, true);
+                self.write_line(line, info, true)?;
                 self.line_done()
             }
             OutputMode::Count
@@ -603,7 +625,7 @@ impl<M: Matcher> Sink for FileSink<'_, '_, M> {
     fn context(&mut self, line: &[u8], info: LineInfo, _kind: ContextKind) -> io::Result<bool> {
         match self.p.config.mode {
             OutputMode::Lines => {
-                self.write_line(line, info, false);
+                self.write_line(line, info, false)?;
                 return self.line_done();
             }
             OutputMode::Json => {

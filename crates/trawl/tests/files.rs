@@ -124,6 +124,20 @@ engines!(two_megabyte_single_line, |e| {
     t.parity(e).args(["-o", "-b", r"needle \w+", "long_line.txt"]).exact().check();
     t.parity(e).args(["needle end$", "long_line.txt"]).exact().check();
     t.parity(e).args(["-o", r"w12345\d ", "long_line.txt"]).exact().check();
+    // Printed lines over a mebibyte are written from the search's buffer,
+    // between the pieces of output held for the file: names, numbers and
+    // context stay where grep puts them (files compared one by one: with
+    // several threads, files' outputs come in the order they end).
+    t.file("short.txt", "needle\nother\n");
+    for args in [
+        &["-n", "-H", "needle", "short.txt", "long_line.txt"][..],
+        &["-b", "-C", "1", "needle", "short.txt", "long_line.txt"],
+        &["-v", "-n", "nothing at all", "long_line.txt", "short.txt"],
+        &["--color=always", "-n", "needle", "long_line.txt", "short.txt"],
+    ] {
+        t.parity(e).args(args).check();
+    }
+    t.parity(e).args(["-n", "needle", "long_line.txt"]).exact().check();
 });
 parity!(big_tree_list_and_count, big, ["-c", "needle", "."]);
 
