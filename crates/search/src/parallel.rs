@@ -14,6 +14,7 @@
 //! binary file whose first NUL sits in an earlier part. At most a few parts
 //! per thread are held ahead of the one being replayed.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, Read};
@@ -45,6 +46,12 @@ const RELEASE_EVERY: u64 = 32 << 20;
 
 /// Parts searched ahead of the one being replayed, per thread.
 const AHEAD_PER_THREAD: usize = 3;
+
+/// A line at least this long, read from the mapped file, is recorded by its
+/// place in the mapping rather than copied (a 100 MB line was held three
+/// times: mapped, recorded, copied for the replay).
+/// (Tests record short lines so too.)
+const MAPPED_LINE_MIN: usize = if cfg!(test) { 8 } else { 1 << 20 };
 
 /// Searches `file` (of `size` bytes) with up to `threads` threads, giving
 /// `sink` exactly what [`Searcher::search_reader`] would.
@@ -129,8 +136,16 @@ struct Event {
     offset: u64,
     /// Line number: relative to the part when recorded, absolute after.
     line: i64,
-    /// The line's text in the owner's `text`.
-    text: (usize, usize),
+    text: Text,
+}
+
+/// Where a recorded line's text is.
+#[derive(Clone, Copy, Debug)]
+enum Text {
+    /// In the record's `text`, from and to.
+    Recorded(usize, usize),
+    /// This many bytes at the event's offset in the mapped file.
+    Mapped(usize),
 }
 
 /// Which parts are handed out, replayed, and waiting to be replayed.
@@ -208,13 +223,17 @@ impl<M: Matcher> Job<'_, M> {
         let end = (start + self.part_size).min(self.size);
         let binary = binary || self.first_nul.load(Ordering::Relaxed) < start;
         let read_start = self.read_start(start)?;
+        if let Some(rec) = self.lineless(start, end, read_start, binary) {
+            return Ok(rec);
+        }
         let part =
             Part { start: start - read_start, end: end - read_start, binary, origin: read_start };
         let text = !self.config.lines_unneeded;
-        let mut rec = Recorder { text, record: Recorded::default() };
+        let mut rec = Recorder { text, record: Recorded::default(), mapped: None };
         let mapped = match self.map.as_ref().filter(|m| !binary && !m.faulted()) {
             Some(map) => {
                 let data = map.bytes_from(read_start);
+                rec.mapped = Some(data);
                 let found = searcher.search_mapped(self.matcher, data, &mut rec, part)?;
                 // After a fault the part may have seen zeros for the file's bytes.
                 found.filter(|_| !map.faulted())
@@ -225,7 +244,7 @@ impl<M: Matcher> Job<'_, M> {
             Some(summary) => summary,
             None => {
                 // Read, from a fresh record (a mapped try may have left lines).
-                rec = Recorder { text, record: Recorded::default() };
+                rec = Recorder { text, record: Recorded::default(), mapped: None };
                 let reader = PartReader { file: self.file, pos: read_start };
                 searcher.search_part(self.matcher, reader, &mut rec, part)?
             }
@@ -238,6 +257,28 @@ impl<M: Matcher> Job<'_, M> {
         r.read_start = read_start;
         r.assumed_binary = binary;
         Ok(r)
+    }
+
+    /// The record of a mapped part in which no line starts and that holds
+    /// no NUL (inside a line longer than a part): nothing to search. Every
+    /// part of a 100 MB line searched its rest for the line's end.
+    fn lineless(&self, start: u64, end: u64, read_start: u64, binary: bool) -> Option<Recorded> {
+        let map = self.map.as_ref().filter(|m| !m.faulted())?;
+        // Without before-context the reader starts at the byte before the
+        // part: line 1 of the part's numbering holds both its ends.
+        if start == 0 || read_start != start - 1 {
+            return None;
+        }
+        let region = map.bytes_from(read_start).get(..(end - read_start) as usize)?;
+        if memchr::memchr2(self.config.terminator.byte(), 0, region).is_some() {
+            return None;
+        }
+        Some(Recorded {
+            summary: SearchSummary { part_lines: (Some(1), Some(1)), ..SearchSummary::default() },
+            read_start,
+            assumed_binary: binary,
+            ..Recorded::default()
+        })
     }
 
     /// Where to start reading for the part beginning at `start`: the byte
@@ -314,7 +355,7 @@ impl<M: Matcher> Job<'_, M> {
                 // An earlier part held a NUL: this one is binary too.
                 rec = self.search_part(searcher, k, true)?;
             }
-            if !r.play(k, rec, sink)? {
+            if !r.play(k, rec, self.map.as_ref(), sink)? {
                 break;
             }
             if let Some(map) = &self.map {
@@ -347,27 +388,38 @@ impl Read for PartReader<'_> {
 }
 
 /// The sink of a part: records instead of printing.
-struct Recorder {
+struct Recorder<'m> {
     /// Whether lines are printed (otherwise only the count is kept).
     text: bool,
     record: Recorded,
+    /// The bytes of the mapped file, when the part is searched in them.
+    mapped: Option<&'m [u8]>,
 }
 
-impl Recorder {
+impl Recorder<'_> {
     fn push(&mut self, kind: Kind, line: &[u8], info: LineInfo) {
         let r = &mut self.record;
-        let at = r.text.len();
-        r.text.extend_from_slice(line);
+        let in_mapping = self.mapped.is_some_and(|m| {
+            let range = m.as_ptr_range();
+            range.contains(&line.as_ptr()) && line.as_ptr_range().end <= range.end
+        });
+        let text = if line.len() >= MAPPED_LINE_MIN && in_mapping {
+            Text::Mapped(line.len())
+        } else {
+            let at = r.text.len();
+            r.text.extend_from_slice(line);
+            Text::Recorded(at, r.text.len())
+        };
         r.events.push(Event {
             kind,
             offset: info.offset,
             line: info.line_number.unwrap_or(0) as i64,
-            text: (at, r.text.len()),
+            text,
         });
     }
 }
 
-impl Sink for Recorder {
+impl Sink for Recorder<'_> {
     fn matched(&mut self, line: &[u8], info: LineInfo) -> io::Result<bool> {
         self.record.count += 1;
         if self.text {
@@ -427,21 +479,38 @@ impl<'c> Replay<'c> {
     }
 
     /// Replays part `k`; returns false when nothing after it matters.
-    fn play<S: Sink>(&mut self, k: usize, rec: Recorded, sink: &mut S) -> io::Result<bool> {
+    fn play<S: Sink>(
+        &mut self,
+        k: usize,
+        rec: Recorded,
+        map: Option<&Mapping>,
+        sink: &mut S,
+    ) -> io::Result<bool> {
         let part_end = (k as u64 + 1) * self.part_size;
         let (first, last) = rec.summary.part_lines;
         // Line numbers: relative to the part's reading start, made absolute.
         let shift = self.newlines - first.unwrap_or(1) as i64 + 1;
-        let mut events: Vec<(Event, Vec<u8>)> = std::mem::take(&mut self.pending);
+        // This part's lines are borrowed from its record (or the mapping);
+        // those that belong to a later part are kept, owned.
+        let mut events: Vec<(Event, Cow<'_, [u8]>)> = std::mem::take(&mut self.pending)
+            .into_iter()
+            .map(|(e, t)| (e, Cow::Owned(t)))
+            .collect();
         let mut later = Vec::new();
-        for mut e in rec.events {
+        for mut e in rec.events.iter().copied() {
             e.offset += rec.read_start;
             e.line += shift;
-            let text = rec.text[e.text.0..e.text.1].to_vec();
+            let text: &[u8] = match e.text {
+                Text::Recorded(from, to) => &rec.text[from..to],
+                Text::Mapped(len) => match map {
+                    Some(map) => &map.bytes_from(e.offset)[..len],
+                    None => unreachable!("mapped lines come from a mapping"),
+                },
+            };
             if e.offset >= part_end {
-                later.push((e, text));
+                later.push((e, text.to_vec()));
             } else {
-                events.push((e, text));
+                events.push((e, Cow::Borrowed(text)));
             }
         }
         // In offset order; a line selected by its own part wins over the
@@ -468,7 +537,12 @@ impl<'c> Replay<'c> {
         self.halted |= !go_on;
         // Events at or past the part's end were kept in `events` only when
         // pending from an earlier part and still beyond this one.
-        later.extend(events.into_iter().filter(|(e, _)| e.offset >= part_end));
+        later.extend(
+            events
+                .into_iter()
+                .filter(|(e, _)| e.offset >= part_end)
+                .map(|(e, t)| (e, t.into_owned())),
+        );
         later.sort_by_key(|(e, _)| e.offset);
         later.dedup_by_key(|(e, _)| e.offset);
         self.pending = later;

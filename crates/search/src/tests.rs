@@ -442,6 +442,40 @@ mod properties {
             }
         }
 
+        /// Lines longer than parts: parts in which no line starts are not
+        /// searched, and long lines read from the mapping are recorded by
+        /// their place in it, not copied; the output is still exactly a
+        /// sequential search's.
+        #[test]
+        fn lines_longer_than_parts_never_change_the_output(
+            lines in prop::collection::vec(
+                (prop::collection::vec(prop::sample::select(b"aab  ".to_vec()), 0..90),
+                 prop::sample::select(b"\n\n\n\0".to_vec())),
+                0..12,
+            ),
+            pattern in prop::sample::select(vec!["a", "ab", "b+", "^a", "b$", "^$", "a b"]),
+            config in config(),
+            detect in any::<bool>(),
+            read_size in 1usize..40,
+            extra in 0u64..24,
+            threads in 1usize..5,
+            mmap in any::<bool>(),
+        ) {
+            let data: Vec<u8> = lines.into_iter().flat_map(|(mut l, t)| { l.push(t); l }).collect();
+            let m = MatcherBuilder::new().build(&[pattern.as_bytes().to_vec()]).unwrap();
+            let binary = if detect { BinaryMode::Detect } else { BinaryMode::Text };
+            let config = SearcherConfig { binary, read_size, ..config };
+            let c = SearcherConfig { part_size: read_size as u64 + extra, mmap: mmap_choice(mmap), ..config.clone() };
+            let (got, sum) = run_parallel(&m, &data, &c, threads, false);
+            let mut s = Searcher::new(config.clone());
+            let mut want = Record::default();
+            let want_sum = s.search_slice(&m, &data, &mut want).unwrap();
+            prop_assert_eq!(String::from_utf8_lossy(&got), String::from_utf8_lossy(&want.0));
+            if config.max_count.is_none() && want_sum.selected > 0 {
+                prop_assert_eq!(sum.binary_offset, want_sum.binary_offset);
+            }
+        }
+
         /// `Searcher::search_file` (one pass or parts; the size given or
         /// asked for after a first read that fills the buffer; short reads
         /// as the end or not; mapped or read) reports what a search of the
