@@ -85,10 +85,126 @@ def check_text(case):
 
 
 def groups(results):
+    """Cases by group, the thread-count family apart (see thread_section)."""
     out = {}
     for case in results["cases"]:
-        out.setdefault(case["group"], []).append(case)
+        if case.get("family") != "threads":
+            out.setdefault(case["group"], []).append(case)
     return out
+
+
+def thread_groups(results):
+    """The thread-count family's cases by group, each sorted by -j (the
+    default, threads 0, last)."""
+    out = {}
+    for case in results["cases"]:
+        if case.get("family") == "threads" and timed_rows(case):
+            out.setdefault(case["group"], []).append(case)
+    for cases in out.values():
+        cases.sort(key=lambda c: c["threads"] or 1 << 30)
+    return out
+
+
+def median_of(case, tool):
+    return next((r["median"] for r in timed_rows(case) if r["tool"] == tool), None)
+
+
+def thread_section(results):
+    """Per group: each -j's medians, and the default against the best -j."""
+    fam = thread_groups(results)
+    if not fam:
+        return []
+    cores = results["host"].get("cores")
+    out = ["## Thread count", "",
+           f"trawl and rg with `-j N`, and trawl's default, on {cores} cores; the floor reads "
+           "with as many threads (its default: one per core). Plotted in "
+           "[threads.svg](threads.svg).", ""]
+    for group, cases in fam.items():
+        counted = [c for c in cases if c["threads"]]
+        default = next((c for c in cases if not c["threads"]), None)
+        best = min(counted, key=lambda c: median_of(c, "trawl") or float("inf"), default=None)
+        out += [f"### {group}", "", "| -j | trawl (s) | rg (s) | floor (s) | trawl ÷ best -j |",
+                "|---|---|---|---|---|"]
+        top = median_of(best, "trawl") if best else None
+        for c in cases:
+            t = median_of(c, "trawl")
+            label = str(c["threads"]) if c["threads"] else "default"
+            cells = [secs(t) if t is not None else "–",
+                     secs(median_of(c, "rg")) if median_of(c, "rg") is not None else "–",
+                     secs(median_of(c, "floor")) if median_of(c, "floor") is not None else "–",
+                     ratio(t / top) if t and top else "–"]
+            if c is default:
+                cells[0] = f"**{cells[0]}**"
+            out.append(f"| {label} | " + " | ".join(cells) + " |")
+        if default and top and median_of(default, "trawl"):
+            d = median_of(default, "trawl") / top
+            out += ["", f"The default takes {ratio(d)}× the best count's time "
+                    f"(-j {best['threads']}): {'within' if d <= 1.05 else 'beyond'} 5%."]
+        out.append("")
+    return out
+
+
+def threads_svg(results):
+    """One panel per group of the thread-count family: median seconds by
+    -j for trawl and rg, trawl's default as a dashed line."""
+    fam = thread_groups(results)
+    if not fam:
+        return None
+    pw, ph, left, top, gap = 380, 220, 50, 60, 30
+    parts = []
+    for i, (group, cases) in enumerate(fam.items()):
+        x0 = (i % 2) * (pw + gap) + 10
+        y0 = top + (i // 2) * (ph + 60)
+        counted = [c for c in cases if c["threads"]]
+        default = next((c for c in cases if not c["threads"]), None)
+        values = [v for c in cases for v in (median_of(c, "trawl"), median_of(c, "rg")) if v]
+        ymax = max(values) * 1.1 if values else 1.0
+        xs = {c["threads"]: x0 + left + k * (pw - left - 20) / max(1, len(counted) - 1)
+              for k, c in enumerate(counted)}
+        def y(v):
+            return y0 + ph - (ph - 20) * v / ymax
+        parts.append(f'<text x="{x0}" y="{y0 - 8}" class="case">{html.escape(group)}</text>')
+        parts.append(f'<line x1="{x0 + left}" y1="{y0 + ph}" x2="{x0 + pw}" y2="{y0 + ph}" '
+                     'stroke="#444"/>')
+        parts.append(f'<line x1="{x0 + left}" y1="{y0 + 10}" x2="{x0 + left}" y2="{y0 + ph}" '
+                     'stroke="#444"/>')
+        for frac in (0.5, 1.0):
+            v = ymax * frac / 1.1
+            parts.append(f'<text x="{x0 + left - 4}" y="{y(v) + 4:.1f}" class="tool">'
+                         f'{secs(v)}</text>')
+        for j, x in xs.items():
+            parts.append(f'<text x="{x:.1f}" y="{y0 + ph + 14}" text-anchor="middle">{j}</text>')
+        parts.append(f'<text x="{x0 + pw / 2}" y="{y0 + ph + 30}" text-anchor="middle">-j</text>')
+        for tool in ("rg", "trawl"):
+            pts = [(xs[c["threads"]], y(median_of(c, tool))) for c in counted
+                   if median_of(c, tool)]
+            if len(pts) > 1:
+                path = " ".join(f"{px:.1f},{py:.1f}" for px, py in pts)
+                parts.append(f'<polyline points="{path}" fill="none" stroke="{COLORS[tool]}" '
+                             'stroke-width="2"/>')
+                parts += [f'<circle cx="{px:.1f}" cy="{py:.1f}" r="3" fill="{COLORS[tool]}"/>'
+                          for px, py in pts]
+                parts.append(f'<text x="{pts[-1][0] + 6:.1f}" y="{pts[-1][1] + 4:.1f}" '
+                             f'fill="{COLORS[tool]}">{tool}</text>')
+        if default and median_of(default, "trawl"):
+            dy = y(median_of(default, "trawl"))
+            parts.append(f'<line x1="{x0 + left}" y1="{dy:.1f}" x2="{x0 + pw}" y2="{dy:.1f}" '
+                         f'stroke="{COLORS["trawl"]}" stroke-dasharray="5,4"/>')
+            parts.append(f'<text x="{x0 + left + 4}" y="{dy - 4:.1f}" fill="{COLORS["trawl"]}">'
+                         f'trawl default {secs(median_of(default, "trawl"))} s</text>')
+    rows = (len(fam) + 1) // 2
+    width, height = 2 * (pw + gap) + 10, top + rows * (ph + 60)
+    head = f"trawl and rg by thread count ({results['date'][:10]}): median seconds"
+    return "\n".join([
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">',
+        "<style>.case{font-weight:bold;font-size:12px}.tool{text-anchor:end}</style>",
+        f'<rect width="{width}" height="{height}" fill="white"/>',
+        f'<text x="10" y="22" font-size="15" font-weight="bold">{html.escape(head)}</text>',
+        *parts,
+        "</svg>",
+        "",
+    ])
 
 
 def summary_table(results, cases=None):
@@ -224,6 +340,7 @@ def markdown(results, source, svg_name):
     out.append("")
     for group, cases in groups(results).items():
         out += [f"### {group}", "", summary_table(results, cases), ""]
+    out += thread_section(results)
     # Figures measured by hand against the performance targets (the issue's
     # steps), kept in bench/targets.md beside the cases.
     targets = os.path.join(os.path.dirname(os.path.abspath(__file__)), "targets.md")
@@ -319,3 +436,7 @@ if __name__ == "__main__":
         f.write(markdown(data, sys.argv[1], "benchmarks.svg"))
     with open(os.path.join(out_dir, "benchmarks.svg"), "w") as f:
         f.write(svg(data))
+    plot = threads_svg(data)
+    if plot:
+        with open(os.path.join(out_dir, "threads.svg"), "w") as f:
+            f.write(plot)

@@ -236,7 +236,11 @@ impl Config {
             bad => patterns.describe(bad),
         })?;
         let patterns = patterns.lines;
-        let index_query = |invert| crate::index_query::query(&mb, &patterns, invert);
+        // The index's question, asked only when an index covers an operand.
+        let index_query = |invert| {
+            let (mb, patterns) = (mb.clone(), patterns.clone());
+            move || crate::index_query::query(&mb, &patterns, invert)
+        };
 
         let stdout_tty = std::io::stdout().is_terminal();
         let context = |id: &str| m.get_one::<u64>(id).map(|&n| n as usize);
@@ -440,8 +444,11 @@ impl Config {
                         true => BinaryFiles::Skipped,
                         false => BinaryFiles::Searched,
                     };
-                    let query = || index_query(invert || every);
-                    crate::indexed::IndexUse::find(query, extraction, binary_files)
+                    crate::indexed::IndexUse::find(
+                        Box::new(index_query(invert || every)),
+                        extraction,
+                        binary_files,
+                    )
                 })
                 .flatten();
         Ok(Config {

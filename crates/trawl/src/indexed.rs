@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 use trawl_index::segment::{Dir, EntryType, Segment, StatKey};
 use trawl_index::store::Store;
@@ -22,8 +22,11 @@ use crate::config::Config;
 pub struct IndexUse {
     /// `$XDG_CACHE_HOME/trawl`.
     cache: PathBuf,
-    /// The patterns' question (see index_query).
-    query: Query,
+    /// The patterns' question (see index_query), asked when an index
+    /// covers an operand: planning it costs a tiny search a tenth of its
+    /// start.
+    query: OnceLock<Query>,
+    make_query: Box<dyn Fn() -> Query + Send + Sync>,
     /// The signature of the search's extraction, when it extracts.
     extraction: Option<Vec<u8>>,
     /// What the search does with a binary file (`-I`).
@@ -36,17 +39,23 @@ pub struct IndexUse {
 }
 
 impl IndexUse {
-    /// The index's use for a search, when any index exists; `query` is
-    /// asked only then.
+    /// The index's use for a search, when any index exists; `make_query`
+    /// is asked once an index covers an operand.
     pub fn find(
-        query: impl FnOnce() -> Query,
+        make_query: Box<dyn Fn() -> Query + Send + Sync>,
         extraction: impl FnOnce() -> Option<Vec<u8>>,
         binary_files: BinaryFiles,
     ) -> Option<IndexUse> {
         let cache = index_cache()?;
-        let (query, extraction) = (query(), extraction());
+        let extraction = extraction();
         let (counts, members) = (Mutex::new(None), Mutex::default());
-        Some(IndexUse { cache, query, extraction, binary_files, counts, members })
+        let query = OnceLock::new();
+        Some(IndexUse { cache, query, make_query, extraction, binary_files, counts, members })
+    }
+
+    /// The patterns' question to the index.
+    fn query(&self) -> &Query {
+        self.query.get_or_init(|| (self.make_query)())
     }
 
     /// The counts of the operands the index served (None: it served none).
@@ -227,7 +236,7 @@ pub fn add_operand(
     let foreign = extracting && use_.extraction.as_deref() != Some(segment.extraction());
     let candidates = match foreign {
         true => None,
-        false => match trawl_index::query::Candidates::new(&use_.query, segment) {
+        false => match trawl_index::query::Candidates::new(use_.query(), segment) {
             Ok(c) => Some(c),
             Err(e) => return refused(&e),
         },
