@@ -4,6 +4,7 @@
 use aho_corasick::{AhoCorasick, Input, MatchKind};
 
 use crate::fold::{FoldByte, FoldFinder};
+use crate::fold_set::FoldSet;
 use crate::shift::ShiftSet;
 use crate::{Error, ErrorKind, Match, Matcher};
 
@@ -22,6 +23,8 @@ enum Search {
     /// One string with letters under `-i`: Aho-Corasick's ASCII case
     /// folding forgoes its vector search, this finder does not.
     Folded(FoldFinder),
+    /// Five to sixteen strings under `-i`.
+    FoldSet(FoldSet),
     /// Several strings of four bytes or more.
     Shift(Box<ShiftSet>),
     /// Anything else (a string of one to three bytes among several, and
@@ -56,7 +59,11 @@ impl FixedMatcher {
                 FoldFinder::new(one.iter().map(|&b| FoldByte::ignoring_case(b)).collect())
                     .map(Search::Folded)
             }
-            [_, _, ..] => ShiftSet::new(patterns, ignore_case).map(|s| Search::Shift(Box::new(s))),
+            [_, _, ..] => {
+                ignore_case.then(|| FoldSet::new(patterns).map(Search::FoldSet)).flatten().or_else(
+                    || ShiftSet::new(patterns, ignore_case).map(|s| Search::Shift(Box::new(s))),
+                )
+            }
             _ => None,
         };
         let search = match search {
@@ -76,6 +83,7 @@ impl FixedMatcher {
     pub(crate) fn engine(&self) -> &'static str {
         match self.search {
             Search::Folded(_) => "case-blind substring search",
+            Search::FoldSet(_) => "case-blind pair filter",
             Search::Shift(_) => "shift table (Wu-Manber)",
             Search::Automaton(_) => "aho-corasick",
         }
@@ -89,6 +97,7 @@ impl Matcher for FixedMatcher {
             Search::Folded(f) => {
                 f.find(&haystack[at..]).map(|i| Match::new(at + i, at + i + f.len()))
             }
+            Search::FoldSet(f) => f.find_at(haystack, at).map(|(s, e)| Match::new(s, e)),
             Search::Shift(s) => s.find_at(haystack, at).map(|(s, e)| Match::new(s, e)),
             Search::Automaton(ac) => {
                 let input = Input::new(haystack).span(at..haystack.len());

@@ -43,7 +43,7 @@ impl FoldByte {
         }
     }
 
-    fn matches(self, b: u8) -> bool {
+    pub(crate) fn matches(self, b: u8) -> bool {
         b | self.mask == self.value
     }
 }
@@ -65,10 +65,7 @@ impl FoldFinder {
         if needle.len() < 2 {
             return None;
         }
-        // The least common byte, then the least common at another offset.
-        let rank = |i: &usize| (commonness(needle[*i]), *i);
-        let i1 = (0..needle.len()).min_by_key(rank)?;
-        let i2 = (0..needle.len()).filter(|&i| i != i1).min_by_key(rank)?;
+        let (i1, i2) = rarest_pair(&needle)?;
         Some(FoldFinder {
             needle,
             i1,
@@ -203,6 +200,15 @@ impl FoldFinder {
         }
         self.find_scalar(hay, at)
     }
+}
+
+/// The offsets of the least common byte of `needle`, then of the least
+/// common at another offset: the two bytes every position is tested on.
+pub(crate) fn rarest_pair(needle: &[FoldByte]) -> Option<(usize, usize)> {
+    let rank = |i: &usize| (commonness(needle[*i]), *i);
+    let i1 = (0..needle.len()).min_by_key(rank)?;
+    let i2 = (0..needle.len()).filter(|&i| i != i1).min_by_key(rank)?;
+    Some((i1, i2))
 }
 
 /// How common a byte is in text and source code, roughly (higher is more

@@ -35,6 +35,7 @@ mod check;
 mod dialect;
 mod fixed;
 mod fold;
+mod fold_set;
 mod pcre;
 mod pcre_info;
 mod regcomp;

@@ -84,10 +84,16 @@ fn watch_disk_reads(cold: &AtomicBool, done: &Done) {
         return;
     }
     let Some(start) = read_bytes() else { return };
-    while !done.wait(Duration::from_millis(3)) {
+    // Looks ever further apart, up to 48 ms: a warm search is not woken
+    // a hundred times (on 2 cores each look displaces a searching thread),
+    // and a cold one, reading a few MiB in tens of milliseconds, is still
+    // seen within the first 100 ms.
+    let mut pause = Duration::from_millis(3);
+    while !done.wait(pause) {
         if read_bytes().is_some_and(|n| n.saturating_sub(start) > COLD_READ_BYTES) {
             cold.store(true, Ordering::Relaxed);
             return;
         }
+        pause = (pause * 2).min(Duration::from_millis(48));
     }
 }

@@ -156,9 +156,13 @@ engines!(many_fixed_strings_agree_with_grep_in_every_search, |e| {
     t.file("six", "pm_resume\npm_suspend\nabcdabcde\nabcdab\ncdab_x\nresume_pm\n");
     t.file("short", "pm_resume\nab\ncdabcd\n");
     t.file("short6", "pm_resume\nab\ncdabcd\nsuspend\nresume_\ncdabcdab\n");
+    let more: String = (0..18).map(|i| format!("word{i}_\n")).collect();
+    t.file("short20", format!("{more}ab\nPM_RESUMED\n"));
     let ids: String = (0..1000).map(|i| format!("ident_{i:04}_x\n")).collect();
     t.file("many", format!("{ids}pm_suspend\nabcdabc\n"));
-    for pats in ["two", "six", "short", "short6", "many"] {
+    // Case-blind: 2-4 strings the regex engine, 5-16 the pair filter, more
+    // the shift table, or Aho-Corasick when one is under four bytes.
+    for pats in ["two", "six", "short", "short6", "short20", "many"] {
         for case in [None, Some("-i")] {
             for out in [["-o", "-b"], ["-c", "-H"], ["-n", "-H"]] {
                 let mut args: Vec<&str> = case.into_iter().collect();
