@@ -31,7 +31,10 @@ def secs(x):
         return f"{x:.1f}"
     if x >= 1:
         return f"{x:.2f}"
-    return f"{x:.3f}"
+    if x >= 0.01:
+        return f"{x:.3f}"
+    # Startup cases: a millisecond or two, three figures.
+    return f"{x:.3g}"
 
 
 def size(n):
