@@ -6,7 +6,7 @@ use aho_corasick::{AhoCorasick, Input, MatchKind};
 use crate::fold::{FoldByte, FoldFinder};
 use crate::fold_set::FoldSet;
 use crate::shift::ShiftSet;
-use crate::{Error, ErrorKind, Match, Matcher};
+use crate::{Error, ErrorKind, LineStream, Match, Matcher};
 
 /// Any of a set of fixed strings, leftmost-longest as `grep -F`.
 ///
@@ -16,6 +16,8 @@ use crate::{Error, ErrorKind, Match, Matcher};
 pub struct FixedMatcher {
     search: Search,
     min_len: usize,
+    /// The longest string's length (a streamed line keeps one less).
+    max_len: usize,
 }
 
 #[derive(Debug)]
@@ -54,6 +56,7 @@ impl FixedMatcher {
     /// Builds the search; `ignore_case` folds ASCII letters only (C locale).
     pub(crate) fn new(patterns: &[Vec<u8>], ignore_case: bool) -> Result<FixedMatcher, Error> {
         let min_len = patterns.iter().map(Vec::len).min().unwrap_or(0);
+        let max_len = patterns.iter().map(Vec::len).max().unwrap_or(0);
         let search = match patterns {
             [one] if ignore_case && one.iter().any(u8::is_ascii_alphabetic) => {
                 FoldFinder::new(one.iter().map(|&b| FoldByte::ignoring_case(b)).collect())
@@ -76,7 +79,7 @@ impl FixedMatcher {
                     .map_err(|e| Error::new(ErrorKind::Unsupported(e.to_string())))?,
             ),
         };
-        Ok(FixedMatcher { search, min_len })
+        Ok(FixedMatcher { search, min_len, max_len })
     }
 
     /// The search's name, for `--debug`.
@@ -113,5 +116,84 @@ impl Matcher for FixedMatcher {
     /// Fixed strings hold no anchors (`-x` and `-w` go to the regex engine).
     fn unanchored(&self) -> bool {
         true
+    }
+
+    /// A line too long to hold is searched piece by piece, each piece with
+    /// the last bytes of the one before (one less than the longest string),
+    /// where a match across the pieces' edge lies.
+    fn line_stream(&self) -> Option<Box<dyn LineStream + '_>> {
+        Some(Box::new(FixedLine { m: self, carry: Vec::new(), found: false }))
+    }
+}
+
+/// A line fed to a [`FixedMatcher`] in pieces.
+struct FixedLine<'a> {
+    m: &'a FixedMatcher,
+    /// The last bytes fed, at most `max_len - 1`.
+    carry: Vec<u8>,
+    found: bool,
+}
+
+impl LineStream for FixedLine<'_> {
+    fn feed(&mut self, bytes: &[u8]) -> Result<bool, Error> {
+        if self.found {
+            return Ok(true);
+        }
+        let keep = self.m.max_len.saturating_sub(1);
+        // The edge: the carried bytes and the first ones of this piece.
+        let mut edge = std::mem::take(&mut self.carry);
+        edge.extend_from_slice(&bytes[..bytes.len().min(keep)]);
+        self.found = self.m.find_at(&edge, 0)?.is_some() || self.m.find_at(bytes, 0)?.is_some();
+        self.carry = if bytes.len() >= keep {
+            bytes[bytes.len() - keep..].to_vec()
+        } else {
+            edge[edge.len().saturating_sub(keep)..].to_vec()
+        };
+        Ok(self.found)
+    }
+
+    fn finish(&mut self) -> Result<bool, Error> {
+        if !self.found && self.m.min_len == 0 {
+            // An empty string matches an empty line too.
+            self.found = self.m.find_at(&[], 0)?.is_some();
+        }
+        Ok(self.found)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FixedMatcher;
+    use crate::Matcher;
+
+    /// A line fed in pieces of every size matches exactly when it matches
+    /// whole, for each of the fixed searches.
+    #[test]
+    fn a_streamed_line_matches_as_the_whole_line() {
+        let sets: [(&[&[u8]], bool); 5] = [
+            (&[b"needle"], false),
+            (&[b"needle"], true),
+            (&[b"pm_resume", b"ab"], false),
+            (&[b"abcab", b"bcabc", b"cabca", b"xyz_1", b"aaaab"], true),
+            (&[b"abcd", b"bcda", b"cdab", b"dabc"], false),
+        ];
+        let hays: [&[u8]; 5] =
+            [b"xx neeDLE yy", b"abcabcabcab", b"zzzpm_resumzz", b"dddd cdab", b"aaaaaaaaab"];
+        for (pats, icase) in sets {
+            let pats: Vec<Vec<u8>> = pats.iter().map(|p| p.to_vec()).collect();
+            let m = FixedMatcher::new(&pats, icase).unwrap();
+            for hay in hays {
+                let whole = m.find_at(hay, 0).unwrap().is_some();
+                for size in 1..=hay.len() {
+                    let mut s = m.line_stream().unwrap();
+                    let mut found = false;
+                    for piece in hay.chunks(size) {
+                        found = s.feed(piece).unwrap();
+                    }
+                    found = s.finish().unwrap() || found;
+                    assert_eq!(found, whole, "{pats:?} {hay:?} pieces of {size}");
+                }
+            }
+        }
     }
 }
