@@ -1,5 +1,6 @@
-//! Fixed strings (`-F`): one string by a vector search, many by a shift
-//! table or Aho-Corasick.
+//! Fixed strings (`-F`): one string by a vector search; several by the
+//! regex engine (see [`regex_engine_first`], decided by the builder), a
+//! case-blind pair filter, a shift table or Aho-Corasick.
 
 use aho_corasick::{AhoCorasick, Input, MatchKind};
 

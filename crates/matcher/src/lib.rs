@@ -12,8 +12,10 @@
 //!   match `\n`. The default.
 //! - [`PcreMatcher`]: PCRE2 with JIT, for what the Rust engine lacks
 //!   (look-around, backreferences, atomic groups, `\K`, recursion, ...).
-//! - [`FixedMatcher`]: fixed strings (`-F`): a vector search for one, a shift
-//!   table (Wu-Manber) or Aho-Corasick for several.
+//! - [`FixedMatcher`]: fixed strings (`-F`, or a pattern with no special
+//!   byte): a vector search for one, a case-blind pair filter, a shift table
+//!   (Wu-Manber) or Aho-Corasick for several (other sets of several go to
+//!   the Rust engine as an alternation).
 //!
 //! [`MatcherBuilder`] holds the grep options that shape a pattern (`-F`, `-G`,
 //! `-i`, `-S`, `-w`, `-x`, several `-e`) and picks the engine.
@@ -311,15 +313,16 @@ impl MatcherBuilder {
         };
         let regexes: Vec<String> = match syntax {
             Syntax::Fixed => {
+                let by_regex = self.word || self.line || self.engine == Engine::Pcre2;
+                if !by_regex && !fixed::regex_engine_first(&lines, ignore_case) {
+                    return Ok(AnyMatcher::Fixed(FixedMatcher::new(&lines, ignore_case)?));
+                }
                 // Longest first: leftmost-first then equals grep -F's leftmost-longest.
-                let mut sorted = lines.clone();
+                let mut sorted: Vec<&Vec<u8>> = lines.iter().collect();
                 sorted.sort_by_key(|p| std::cmp::Reverse(p.len()));
                 let escaped: Vec<String> = sorted.iter().map(|p| escape_bytes(p)).collect();
-                if self.word || self.line || self.engine == Engine::Pcre2 {
+                if by_regex {
                     return self.compile(&escaped, &opts);
-                }
-                if !fixed::regex_engine_first(&lines, ignore_case) {
-                    return Ok(AnyMatcher::Fixed(FixedMatcher::new(&lines, ignore_case)?));
                 }
                 return match self.compile(&escaped, &opts) {
                     Ok(m @ AnyMatcher::Rust(_)) => Ok(m),
