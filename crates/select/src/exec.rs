@@ -127,7 +127,7 @@ impl Evaluator<'_> {
 
     /// Children of one `-exec ... +` that may run at once.
     pub(crate) fn max_children(&self) -> usize {
-        self.cmd.threads.max(std::thread::available_parallelism().map_or(1, |n| n.get()))
+        self.cmd.threads.max(trawl_walk::cpus())
     }
 
     /// Starts the command of `-execdir` number `i` on this thread's batch,

@@ -31,7 +31,7 @@ where
 {
     if walk.is_one_entry() {
         // Nothing to grow: no watcher either.
-        return walk.run(make_visitor);
+        return walk.run_one_entry(make_visitor);
     }
     let max = max_threads(walk);
     let cold = AtomicBool::new(false);

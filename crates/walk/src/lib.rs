@@ -52,6 +52,7 @@ use std::io;
 use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
 use std::sync::atomic::AtomicBool;
+use std::sync::OnceLock;
 
 pub(crate) use crate::dir::{Child, DirReader, DirTask, OpenDir};
 pub use crate::dirent::FileType;
@@ -615,11 +616,7 @@ impl WalkBuilder {
 
     /// The number of threads a walk will use.
     pub fn thread_count(&self) -> usize {
-        let wanted = if self.threads > 0 {
-            self.threads
-        } else {
-            std::thread::available_parallelism().map_or(1, |n| n.get())
-        };
+        let wanted = if self.threads > 0 { self.threads } else { cpus() };
         wanted.min(fds::threads_within_limit(self.visit_descriptors))
     }
 
@@ -644,18 +641,39 @@ impl WalkBuilder {
         V: Visitor,
         F: Fn(usize) -> V + Sync,
     {
-        let threads = if self.is_one_entry() { 1 } else { self.thread_count() };
+        if self.is_one_entry() {
+            return self.run_one_entry(make_visitor);
+        }
+        self.walk(self.thread_count(), None, &make_visitor)
+    }
+
+    /// Walks a walk known to be one entry ([`WalkBuilder::is_one_entry`],
+    /// asked by the caller) on the calling thread.
+    pub fn run_one_entry<V, F>(&self, make_visitor: F) -> Vec<V>
+    where
+        V: Visitor,
+        F: Fn(usize) -> V + Sync,
+    {
+        self.walk(1, None, &make_visitor)
+    }
+
+    fn walk<V, F>(&self, threads: usize, growth: Growth<'_>, make_visitor: &F) -> Vec<V>
+    where
+        V: Visitor,
+        F: Fn(usize) -> V + Sync,
+    {
         if self.sorted {
-            ordered::walk(self, threads, None, &make_visitor)
+            ordered::walk(self, threads, growth, make_visitor)
         } else {
-            parallel::walk(self, threads, None, &make_visitor)
+            parallel::walk(self, threads, growth, make_visitor)
         }
     }
 
     /// Like [`WalkBuilder::run`], but up to `max_threads` threads work once
     /// `blocked` is set (by visitors that see reads wait on the disk): a
     /// cold cache gets more requests in flight, a warm run stays at one
-    /// thread per CPU.
+    /// thread per CPU. (A caller that would rather run a one-entry walk on
+    /// its own thread asks [`WalkBuilder::is_one_entry`] first.)
     pub fn run_growing<V, F>(
         &self,
         max_threads: usize,
@@ -666,15 +684,17 @@ impl WalkBuilder {
         V: Visitor,
         F: Fn(usize) -> V + Sync,
     {
-        if self.is_one_entry() {
-            return self.run(make_visitor);
-        }
         let max_threads = max_threads.min(fds::threads_within_limit(self.visit_descriptors));
-        let growth = Some((max_threads, blocked));
-        if self.sorted {
-            ordered::walk(self, self.thread_count(), growth, &make_visitor)
-        } else {
-            parallel::walk(self, self.thread_count(), growth, &make_visitor)
-        }
+        self.walk(self.thread_count(), Some((max_threads, blocked)), &make_visitor)
     }
+}
+
+/// Growth of a walk: at most this many threads once the flag is set.
+type Growth<'a> = Option<(usize, &'a AtomicBool)>;
+
+/// The CPUs this process may use, asked once: the standard library reads
+/// cgroup files on every call.
+pub fn cpus() -> usize {
+    static CPUS: OnceLock<usize> = OnceLock::new();
+    *CPUS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
