@@ -82,6 +82,7 @@ pub fn command() -> Command {
         .arg(Arg::new("threads").short('j').long("threads").value_name("N").value_parser(clap::value_parser!(usize)).help("Number of threads (default: the number of CPUs)"))
         .arg(Arg::new("max_depth").long("max-depth").value_name("N").value_parser(clap::value_parser!(usize)).help("Descend at most N directories below each path"))
         .arg(flag("one_file_system").long("one-file-system").help("Do not cross file system boundaries"))
+        .arg(flag("no_config").long("no-config").help("Do not read the configuration file ($TRAWL_CONFIG_PATH, else $XDG_CONFIG_HOME/trawl/config: default arguments, one per line)"))
         .arg(Arg::new("help").long("help").action(ArgAction::Help).help("Print help"))
         .arg(Arg::new("version").short('V').long("version").action(ArgAction::Version).help("Print version"))
 }

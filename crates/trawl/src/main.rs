@@ -22,6 +22,7 @@
 mod args;
 mod cache_cmd;
 mod config;
+mod config_file;
 mod extractors;
 mod find;
 mod grep;
@@ -62,6 +63,13 @@ fn main() -> ExitCode {
         return index_cmd::main(argv.split_off(2), &cancel);
     }
     let command = args::command();
+    let argv = match config_file::with_defaults(argv, &command) {
+        Ok(a) => a,
+        Err(msg) => {
+            eprintln!("trawl: {msg}");
+            return ExitCode::from(2);
+        }
+    };
     let argv = args::preprocess(argv, &command);
     let matches = match command.try_get_matches_from(&argv) {
         Ok(m) => m,

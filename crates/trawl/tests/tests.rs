@@ -29,6 +29,7 @@ mod fixtures;
 mod json;
 mod util;
 
+mod conventions;
 mod documents;
 mod extract;
 mod extractors;

@@ -246,7 +246,8 @@ impl Cmd {
             // Nor the user's configuration (extractors, git's global
             // excludes): tests that need one set their own.
             .env("XDG_CONFIG_HOME", test_cache_dir().join("no-config"))
-            .env_remove("TRAWL_EXTRACTORS");
+            .env_remove("TRAWL_EXTRACTORS")
+            .env_remove("TRAWL_CONFIG_PATH");
         for (k, v) in &self.env {
             c.env(k, v);
         }
