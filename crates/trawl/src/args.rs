@@ -83,6 +83,7 @@ pub fn command() -> Command {
         .arg(Arg::new("max_depth").long("max-depth").value_name("N").value_parser(clap::value_parser!(usize)).help("Descend at most N directories below each path"))
         .arg(flag("one_file_system").long("one-file-system").help("Do not cross file system boundaries"))
         .arg(flag("no_config").long("no-config").help("Do not read the configuration file ($TRAWL_CONFIG_PATH, else $XDG_CONFIG_HOME/trawl/config: default arguments, one per line)"))
+        .arg(Arg::new("generate").long("generate").value_name("KIND").value_parser(crate::generate::KINDS).help("Print shell completions or the man page (complete-bash, complete-zsh, complete-fish, complete-powershell, complete-elvish, man) and exit"))
         .arg(Arg::new("help").long("help").action(ArgAction::Help).help("Print help"))
         .arg(Arg::new("version").short('V').long("version").action(ArgAction::Version).help("Print version"))
 }

@@ -156,12 +156,17 @@ mod tests {
 
     #[test]
     fn comments_blank_lines_and_surrounding_spaces_are_not_arguments() {
-        let lines = parse(b"# defaults\n\n  --glob=!*.min.js  \n-i\n\t# indented comment\n--max-columns=150\n");
-        let got: Vec<(usize, &[u8])> =
-            lines.iter().map(|l| (l.number, l.arg.as_bytes())).collect();
+        let lines = parse(
+            b"# defaults\n\n  --glob=!*.min.js  \n-i\n\t# indented comment\n--max-columns=150\n",
+        );
+        let got: Vec<(usize, &[u8])> = lines.iter().map(|l| (l.number, l.arg.as_bytes())).collect();
         assert_eq!(
             got,
-            [(3, b"--glob=!*.min.js".as_slice()), (4, b"-i".as_slice()), (6, b"--max-columns=150".as_slice())]
+            [
+                (3, b"--glob=!*.min.js".as_slice()),
+                (4, b"-i".as_slice()),
+                (6, b"--max-columns=150".as_slice())
+            ]
         );
     }
 

@@ -12,7 +12,7 @@ use trawl_select::expr::{Action, Expr};
 use trawl_select::{Evaluator, Extraction, FindCommand, Follow};
 use trawl_walk::{Entry, Visitor, WalkBuilder, WalkError, WalkErrorKind, WalkState};
 
-const USAGE: &str = "\
+pub const USAGE: &str = "\
 Usage: trawl find [-H|-L|-P] [-j N] [--sort] [--no-index] [PATH...] [EXPRESSION]
 
 GNU find's expressions, walked in parallel. Output order is free unless --sort

@@ -17,7 +17,7 @@ use trawl_index::store::{all, Store};
 use trawl_index::update::{update, Outcome};
 use trawl_search::Cancel;
 
-const HELP: &str = "\
+pub const HELP: &str = "\
 Usage: trawl index [--full] [--search-zip|--docs] [PATH...]
                                           build or update the index of each tree (default .)
        trawl index --watch [--search-zip|--docs] [PATH]

@@ -25,6 +25,7 @@ mod config;
 mod config_file;
 mod extractors;
 mod find;
+mod generate;
 mod grep;
 mod index_cmd;
 mod index_query;
@@ -83,6 +84,16 @@ fn main() -> ExitCode {
             return ExitCode::SUCCESS;
         }
     };
+    if let Some(kind) = matches.get_one::<String>("generate") {
+        let mut out = std::io::stdout().lock();
+        return match generate::write(kind, &mut out).and_then(|()| out.flush()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("trawl: write error: {}", trawl_diag::io_message(&e));
+                ExitCode::from(2)
+            }
+        };
+    }
     let cfg = match config::Config::from_matches(&matches, cancel.clone()) {
         Ok(c) => c,
         Err(msg) => {
