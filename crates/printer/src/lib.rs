@@ -39,6 +39,9 @@ pub enum OutputMode {
     Quiet,
     /// `--json`: JSON Lines in ripgrep's message format.
     Json,
+    /// `--files`: the names of the files that would be searched (none is
+    /// searched).
+    Files,
 }
 
 /// An error writing standard output (not reading the input), carried
@@ -224,6 +227,17 @@ impl<'c> Printer<'c> {
         r
     }
 
+    /// `--files`: the name of a file that would be searched, on its own
+    /// line (NUL-ended with `-Z`).
+    pub fn list_file(&mut self, path: &[u8]) -> io::Result<()> {
+        file_name(&mut self.out, self.config, path);
+        self.out.push(if self.config.null { 0 } else { b'\n' });
+        if self.out.len() >= FLUSH_AT || self.config.line_buffered {
+            return self.flush();
+        }
+        Ok(())
+    }
+
     /// The configuration.
     pub fn config(&self) -> &PrinterConfig {
         self.config
@@ -403,18 +417,7 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
     }
 
     fn file_name(&mut self) {
-        if self.p.config.escape_names && self.path.iter().any(|&b| b < 0x20 || b == 0x7f) {
-            let mut escaped = Vec::new();
-            trawl_diag::escape_controls(&mut escaped, self.path);
-            color::paint(
-                &mut self.p.out,
-                self.p.config.colors.as_ref(),
-                |c| &c.file_name,
-                &escaped,
-            );
-            return;
-        }
-        color::paint(&mut self.p.out, self.p.config.colors.as_ref(), |c| &c.file_name, self.path);
+        file_name(&mut self.p.out, self.p.config, self.path);
     }
 
     /// The separator after a field: NUL after a file name with `-Z`.
@@ -595,6 +598,7 @@ impl<M: Matcher> Sink for FileSink<'_, '_, M> {
             OutputMode::Count
             | OutputMode::FilesWithMatches
             | OutputMode::FilesWithoutMatch
+            | OutputMode::Files
             | OutputMode::Quiet => {
                 let summary = self.p.counting == Counting::Summary;
                 if summary && !self.p.config.invert {
@@ -694,4 +698,16 @@ fn fmt_u64(buf: &mut [u8; 20], mut n: u64) -> &[u8] {
             return &buf[i..];
         }
     }
+}
+
+/// A file name as printed: control characters escaped on a terminal, and
+/// colored when coloring.
+fn file_name(out: &mut Vec<u8>, config: &PrinterConfig, path: &[u8]) {
+    if config.escape_names && path.iter().any(|&b| b < 0x20 || b == 0x7f) {
+        let mut escaped = Vec::new();
+        trawl_diag::escape_controls(&mut escaped, path);
+        color::paint(out, config.colors.as_ref(), |c| &c.file_name, &escaped);
+        return;
+    }
+    color::paint(out, config.colors.as_ref(), |c| &c.file_name, path);
 }

@@ -32,6 +32,7 @@ mod parse;
 mod paths;
 pub mod printf;
 mod regex_type;
+pub mod rules;
 mod timefmt;
 mod turns;
 mod users;

@@ -65,6 +65,19 @@ pub fn command() -> Command {
         .arg(many("exclude").long("exclude").value_name("GLOB").help("Skip files whose name matches GLOB"))
         .arg(many("exclude_dir").long("exclude-dir").value_name("GLOB").help("Skip directories whose name matches GLOB"))
         .arg(flag("gitignore").long("gitignore").help("Honour .gitignore and .ignore files (inside a git repository also those of parent directories, .git/info/exclude and core.excludesFile); skip .git directories"))
+        .arg(many("glob").short('g').long("glob").value_name("GLOB").allow_hyphen_values(true).help("Search only files matching GLOB, or with !GLOB skip what it matches (files and directories); gitignore-style, matched against the path below the root given (braces, **); repeatable, the last matching glob wins, and when one includes, files no glob names are skipped"))
+        .arg(many("iglob").long("iglob").value_name("GLOB").allow_hyphen_values(true).help("As --glob, ignoring case"))
+        .arg(many("type").short('t').long("type").value_name("TYPE").help("Search only files of TYPE (ripgrep's type table, see --type-list; repeatable)"))
+        .arg(many("type_not").long("type-not").value_name("TYPE").help("Skip files of TYPE (rg's -T: -T is grep's --initial-tab here)"))
+        .arg(many("type_add").long("type-add").value_name("TYPE:GLOB").help("Add GLOB to TYPE's globs, or TYPE:include:OTHER,... its types' (for this run; put it in the configuration file to keep it)"))
+        .arg(many("type_clear").long("type-clear").value_name("TYPE").help("Forget TYPE's globs (before --type-add redefines it)"))
+        .arg(flag("type_list").long("type-list").help("List the file types and their globs, then exit"))
+        .arg(flag("files").long("files").help("List the files that would be searched (every filter applies; none is opened), without searching: all operands are paths"))
+        .arg(Arg::new("max_filesize").long("max-filesize").value_name("SIZE").value_parser(parse_size).help("Skip files larger than SIZE bytes (suffixes K, M, G: binary multiples)"))
+        .arg(flag("no_hidden").long("no-hidden").help("Skip hidden files and directories (a name starting with '.'), unless a --glob or --type names them"))
+        .arg(flag("hidden").long("hidden").overrides_with("no_hidden").help("Search hidden files and directories (the default; undoes --no-hidden and -k)"))
+        .arg(flag("no_gitignore").long("no-gitignore").overrides_with("gitignore").help("Do not honour ignore files (the default; undoes --gitignore and -k)"))
+        .arg(flag("code").short('k').long("code").help("Search a code repository as rg does by default: skip what git ignores (--gitignore), hidden files (--no-hidden) and binary files (-I)"))
         .arg(flag("json").long("json").help("Print results as JSON Lines"))
         .arg(flag("stats").long("stats").help("Print statistics at the end (every selected line and match counted, whatever the output mode)"))
         .arg(Arg::new("sort").long("sort").value_name("BY").value_parser(["path", "none"]).help("Sort output: path (depth-first, by name bytes) or none"))
@@ -149,6 +162,23 @@ pub fn preprocess(args: Vec<OsString>, cmd: &Command) -> Vec<OsString> {
         out.push(a);
     }
     out
+}
+
+/// `--max-filesize`'s SIZE: bytes, or with a K, M or G suffix (1024s).
+fn parse_size(s: &str) -> Result<u64, String> {
+    let (digits, unit) = match s.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => (&s[..i], c.to_ascii_uppercase()),
+        _ => (s, 'B'),
+    };
+    let shift = match unit {
+        'B' => 0,
+        'K' => 10,
+        'M' => 20,
+        'G' => 30,
+        _ => return Err(format!("unknown size suffix '{unit}' (K, M or G)")),
+    };
+    let n: u64 = digits.parse().map_err(|_| format!("'{s}' is not a size (e.g. 100K, 5M, 1G)"))?;
+    n.checked_mul(1 << shift).ok_or_else(|| format!("'{s}' is too large"))
 }
 
 pub fn os_values(m: &ArgMatches, id: &str) -> Vec<OsString> {

@@ -10,6 +10,7 @@ use trawl_matcher::{AnyMatcher, Engine, LineTerminator, MatcherBuilder, Syntax};
 use trawl_printer::{Colors, OutputMode, PrinterConfig};
 use trawl_search::{BinaryMode, Cancel, MmapChoice, SearcherConfig};
 use trawl_select::glob::Glob;
+use trawl_select::rules::{Choice, EntryKind, GlobCase, Hidden, Rules, RulesBuilder};
 
 use crate::args::os_values;
 use crate::patterns::Patterns;
@@ -85,6 +86,11 @@ pub struct Filter {
     /// `--include` and `--exclude` in command-line order (true: include).
     rules: Vec<(bool, Glob)>,
     exclude_dir: Vec<Glob>,
+    /// ripgrep's choices: `--glob`, `--type`, `--no-hidden` (for entries
+    /// found by recursion).
+    pub chosen: Option<Rules>,
+    /// `--max-filesize`: larger files are skipped.
+    pub max_filesize: Option<u64>,
 }
 
 /// What `--include` and `--exclude` say of a file.
@@ -136,7 +142,23 @@ impl Filter {
                 glob(&b[..end])
             })
             .collect::<Result<_, _>>()?;
-        Ok(Filter { rules: rules.into_iter().map(|(_, inc, g)| (inc, g)).collect(), exclude_dir })
+        Ok(Filter {
+            rules: rules.into_iter().map(|(_, inc, g)| (inc, g)).collect(),
+            exclude_dir,
+            chosen: rules_builder(m)?.build()?,
+            max_filesize: m.get_one::<u64>("max_filesize").copied(),
+        })
+    }
+
+    /// What `--glob`, `--type` and `--no-hidden` say of an entry found by
+    /// recursion (`depth` > 0), printed as `path`.
+    pub fn chosen(&self, path: &[u8], depth: usize, kind: EntryKind) -> bool {
+        match &self.chosen {
+            Some(rules) if depth > 0 => {
+                rules.choose(trawl_select::rules::below_root(path, depth), kind) == Choice::Read
+            }
+            _ => true,
+        }
     }
 
     /// What a glob is matched against: the path's last component and the
@@ -185,15 +207,63 @@ impl Filter {
     }
 }
 
+/// The last index at which any of the flags `ids` was given.
+fn last_given(m: &ArgMatches, ids: &[&str]) -> Option<usize> {
+    ids.iter()
+        .filter(|id| m.value_source(id) == Some(clap::parser::ValueSource::CommandLine))
+        .filter_map(|id| m.indices_of(id).and_then(Iterator::max))
+        .max()
+}
+
+/// Whether the later of `on` and `off` (each a set of flags) turns it on.
+fn switched_on(m: &ArgMatches, on: &[&str], off: &[&str]) -> bool {
+    last_given(m, on) > last_given(m, off)
+}
+
+/// `--glob`/`--iglob` in command-line order, the types and hidden files.
+pub fn rules_builder(m: &ArgMatches) -> Result<RulesBuilder, String> {
+    let mut b = RulesBuilder::default();
+    let mut globs: Vec<(usize, OsString, GlobCase)> = Vec::new();
+    for (id, case) in [("glob", GlobCase::Sensitive), ("iglob", GlobCase::Insensitive)] {
+        let indices = m.indices_of(id).map(Iterator::collect::<Vec<_>>).unwrap_or_default();
+        for (g, at) in os_values(m, id).into_iter().zip(indices) {
+            globs.push((at, g, case));
+        }
+    }
+    globs.sort_by_key(|g| g.0);
+    for (_, g, case) in globs {
+        b.glob(g.as_bytes(), case)?;
+    }
+    for d in os_values(m, "type_clear") {
+        b.type_clear(d.as_bytes())?;
+    }
+    for d in os_values(m, "type_add") {
+        b.type_add(d.as_bytes())?;
+    }
+    for t in os_values(m, "type") {
+        b.select(t.as_bytes())?;
+    }
+    for t in os_values(m, "type_not") {
+        b.negate(t.as_bytes())?;
+    }
+    if switched_on(m, &["no_hidden", "code"], &["hidden"]) {
+        b.hidden(Hidden::Skipped);
+    }
+    Ok(b)
+}
+
 impl Config {
     pub fn from_matches(m: &ArgMatches, cancel: Cancel) -> Result<Config, String> {
         let flag = |id: &str| m.get_flag(id);
         let mut positional = os_values(m, "pattern_or_path").into_iter();
 
-        // Patterns: -e and -f in the order given, else the first operand.
+        // Patterns: -e and -f in the order given, else the first operand
+        // (--files takes none: every operand is a path).
+        let list_files = flag("files");
         let patterns =
             match Patterns::from_options(m)? {
                 Some(p) => p,
+                None if list_files => Patterns::operand(b""),
                 None => match positional.next() {
                     Some(p) => Patterns::operand(p.as_bytes()),
                     None => return Err(
@@ -252,7 +322,9 @@ impl Config {
             both.is_some() || context("before").is_some() || context("after").is_some();
         let invert = flag("invert");
 
-        let mode = if flag("quiet") {
+        let mode = if list_files {
+            OutputMode::Files
+        } else if flag("quiet") {
             OutputMode::Quiet
         } else if flag("files_with_matches") {
             OutputMode::FilesWithMatches
@@ -289,7 +361,9 @@ impl Config {
         // With NUL ending lines, no byte makes a file binary (the C locale).
         let binary = if flag("text") || terminator == LineTerminator::Nul {
             BinaryMode::Text
-        } else if flag("skip_binary") {
+        } else if flag("skip_binary")
+            || (flag("code") && m.get_one::<String>("binary_files").is_none())
+        {
             BinaryMode::SkipFile
         } else {
             match m.get_one::<String>("binary_files").map(String::as_str) {
@@ -337,7 +411,7 @@ impl Config {
             .collect();
         if targets.is_empty() {
             // grep -r (and -R) with no path searches ".", whatever stdin is.
-            let recursive = flag("recursive") || flag("dereference");
+            let recursive = flag("recursive") || flag("dereference") || list_files;
             targets.push(if recursive || crate::stdin_is_terminal() {
                 Target::Path { path: b".".to_vec(), display: Vec::new() }
             } else {
@@ -401,8 +475,10 @@ impl Config {
         let only_empty = patterns.len() == 1 && patterns[0].is_empty();
         let no_line = (patterns.is_empty() && !invert)
             || (only_empty && invert && !flag("line") && !flag("word"));
-        let selects_nothing =
-            (searcher.max_count == Some(0) || no_line) && mode != OutputMode::FilesWithoutMatch;
+        let selects_nothing = (searcher.max_count == Some(0) || no_line)
+            && !matches!(mode, OutputMode::FilesWithoutMatch | OutputMode::Files);
+        let gitignore = switched_on(m, &["gitignore", "code"], &["no_gitignore"]);
+        let filter = Filter::new(m)?;
         let output_file = output_file(mode, searcher.max_count);
         let directories = match m.get_one::<String>("directories").map(String::as_str) {
             // -r and -R after -d say recurse again (grep keeps the last).
@@ -431,38 +507,44 @@ impl Config {
                 extractor(limits, &cancel, !flag("no_cache"))
             })
             .transpose()?;
-        let unserved = ["no_index", "dereference", "gitignore"];
-        let index =
-            (!sorted && !unserved.iter().any(|id| flag(id)) && directories == Directories::Recurse)
-                // -c and -L print files without a match too: all are read.
-                .then(|| {
-                    let every = matches!(mode, OutputMode::Count | OutputMode::FilesWithoutMatch);
-                    let extraction = || extract.as_ref().map(trawl_extract::Extractor::signature);
-                    // -I: a file the index found binary prints nothing,
-                    // unless non-matching files are printed too.
-                    let binary_files = match binary == BinaryMode::SkipFile && !every {
-                        true => BinaryFiles::Skipped,
-                        false => BinaryFiles::Searched,
-                    };
-                    crate::indexed::IndexUse::find(
-                        Box::new(index_query(invert || every)),
-                        extraction,
-                        binary_files,
-                    )
-                })
-                .flatten();
+        // Nor --glob, --type or --no-hidden (they choose by the path below
+        // the operand), nor --files (which reads no file).
+        let unserved = ["no_index", "dereference"];
+        let index = (!sorted
+            && !unserved.iter().any(|id| flag(id))
+            && !gitignore
+            && filter.chosen.is_none()
+            && !list_files
+            && directories == Directories::Recurse)
+            // -c and -L print files without a match too: all are read.
+            .then(|| {
+                let every = matches!(mode, OutputMode::Count | OutputMode::FilesWithoutMatch);
+                let extraction = || extract.as_ref().map(trawl_extract::Extractor::signature);
+                // -I: a file the index found binary prints nothing,
+                // unless non-matching files are printed too.
+                let binary_files = match binary == BinaryMode::SkipFile && !every {
+                    true => BinaryFiles::Skipped,
+                    false => BinaryFiles::Searched,
+                };
+                crate::indexed::IndexUse::find(
+                    Box::new(index_query(invert || every)),
+                    extraction,
+                    binary_files,
+                )
+            })
+            .flatten();
         Ok(Config {
             matcher,
             searcher,
             printer,
             targets,
-            filter: Filter::new(m)?,
+            filter,
             threads: m.get_one::<usize>("threads").copied().unwrap_or(0),
             follow_links: flag("dereference"),
             max_depth: m.get_one::<usize>("max_depth").copied(),
             one_file_system: flag("one_file_system"),
             sorted,
-            gitignore: flag("gitignore"),
+            gitignore,
             no_messages: flag("no_messages"),
             stats: flag("stats"),
             selects_nothing,

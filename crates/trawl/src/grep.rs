@@ -10,6 +10,7 @@ use trawl_walk::{Entry, FileType, Visitor, WalkBuilder, WalkError, WalkState};
 
 use crate::config::{Config, Devices, Directories, Target, Verdict};
 use crate::output::{Capture, Stdout};
+use trawl_select::rules::EntryKind;
 
 /// State shared by every thread of a run.
 pub struct Context<'a> {
@@ -381,6 +382,34 @@ impl<'a> GrepVisitor<'a> {
     }
 }
 
+impl GrepVisitor<'_> {
+    /// `--files`: names the file if `--include`, `--exclude` and
+    /// `--max-filesize` keep it (it is not opened).
+    fn list(&mut self, entry: &Entry<'_>) -> WalkState {
+        let filter = &self.ctx.cfg.filter;
+        if !filter.file_ok(entry.path()) {
+            return WalkState::Continue;
+        }
+        if let Some(limit) = filter.max_filesize {
+            let size = match entry.metadata() {
+                Some(st) => Some(st.st_size),
+                None => entry.fetch_stat(true).ok().map(|st| st.st_size),
+            };
+            if size.is_some_and(|s| s as u64 > limit) {
+                return WalkState::Continue;
+            }
+        }
+        self.ctx.matched.store(true, Ordering::Relaxed);
+        match self.printer.list_file(entry.path()) {
+            Ok(()) => WalkState::Continue,
+            Err(e) => {
+                write_failed(self.ctx, trawl_printer::as_output_error(&e).unwrap_or(&e));
+                WalkState::Quit
+            }
+        }
+    }
+}
+
 impl Visitor for GrepVisitor<'_> {
     fn visit(&mut self, entry: &Entry<'_>) -> WalkState {
         if self.ctx.quit.load(Ordering::Relaxed) || self.ctx.cfg.searcher.cancel.is_cancelled() {
@@ -401,7 +430,9 @@ impl Visitor for GrepVisitor<'_> {
                 }
                 return WalkState::Skip;
             }
-            if !cfg.filter.dir_ok(entry.path()) {
+            if !cfg.filter.dir_ok(entry.path())
+                || !cfg.filter.chosen(entry.path(), entry.depth(), EntryKind::Dir)
+            {
                 return WalkState::Skip;
             }
             return WalkState::Continue;
@@ -424,8 +455,11 @@ impl Visitor for GrepVisitor<'_> {
             (false, true) => cfg.devices == Devices::Read,
             (false, false) => ft == FileType::File,
         };
-        if !wanted {
+        if !wanted || !cfg.filter.chosen(entry.path(), entry.depth(), EntryKind::File) {
             return WalkState::Continue;
+        }
+        if cfg.printer.mode == OutputMode::Files {
+            return self.list(entry);
         }
         // With --search-zip, a file --include does not name may still be
         // an archive whose members it names: its bytes tell.
@@ -442,6 +476,15 @@ impl Visitor for GrepVisitor<'_> {
             }
         };
         let meta = entry.metadata();
+        if let Some(limit) = cfg.filter.max_filesize {
+            let size = match meta {
+                Some(st) => Some(st.st_size as u64),
+                None => file.metadata().ok().map(|md| md.len()),
+            };
+            if size.is_some_and(|s| s > limit) {
+                return WalkState::Continue;
+            }
+        }
         // Regular files may be searched in parts (stat'd or recursed into).
         let regular =
             meta.map_or(ft == FileType::File, |st| FileType::from_mode(st.st_mode).is_file());

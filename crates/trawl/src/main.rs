@@ -94,6 +94,23 @@ fn main() -> ExitCode {
             }
         };
     }
+    if matches.get_flag("type_list") {
+        return match config::rules_builder(&matches) {
+            Ok(b) => {
+                let mut text = b.type_list().join("\n");
+                text.push('\n');
+                let mut out = std::io::stdout().lock();
+                match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(_) => ExitCode::from(2),
+                }
+            }
+            Err(msg) => {
+                eprintln!("trawl: {msg}");
+                ExitCode::from(2)
+            }
+        };
+    }
     let cfg = match config::Config::from_matches(&matches, cancel.clone()) {
         Ok(c) => c,
         Err(msg) => {

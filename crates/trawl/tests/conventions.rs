@@ -173,3 +173,156 @@ fn generated_man_page_is_read_by_man_without_warnings() {
         assert!(text.contains(section), "the man page lacks {section}");
     }
 }
+
+/// A small repository: sources, a build directory git ignores holding a
+/// binary, hidden files and directories, documents.
+fn repo() -> Tree {
+    let t = Tree::new();
+    t.file("src/main.rs", "fn main() {}\n")
+        .file("src/lib.rs", "pub fn lib_main() {}\n")
+        .file("src/util.c", "int main(void);\n")
+        .file("src/util.h", "int main(void);\n")
+        .file("src/skip_main.rs", "fn main() {}\n")
+        .file("docs/guide.md", "main page\n")
+        .file("docs/Notes.TXT", "main notes\n")
+        .file(".github/ci.yml", "main: yes\n")
+        .file(".env", "MAIN=1\n")
+        .file("src/.hidden.rs", "fn main() {}\n")
+        .file("big.log", "main\n".repeat(1000))
+        .file(".gitignore", "target/\n*.log\n")
+        .file_bytes(b"target/debug/app", b"main\0binary\n")
+        .file("target/notes.txt", "main\n");
+    let git = std::process::Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(t.path())
+        .status()
+        .expect("git (.ci/deps installs it)");
+    assert!(git.success());
+    t
+}
+
+/// rg's output lines, sorted (rg from .ci/deps), with the given arguments.
+fn rg_sorted(t: &Tree, args: &[&str]) -> Vec<Vec<u8>> {
+    let r = crate::util::Cmd::new("rg", t.path()).args(args).run();
+    assert!(r.code <= 1, "rg failed (.ci/deps installs ripgrep): {}", r.stderr_str());
+    r.sorted_lines()
+}
+
+fn trawl_sorted(t: &Tree, args: &[&str]) -> Vec<Vec<u8>> {
+    let r = t.trawl().args(args).run();
+    assert!(r.code <= 1, "{}: {}", r.cmdline, r.stderr_str());
+    assert!(r.stderr.is_empty(), "{}: {}", r.cmdline, r.stderr_str());
+    r.sorted_lines()
+}
+
+fn show(lines: &[Vec<u8>]) -> String {
+    lines.iter().map(|l| String::from_utf8_lossy(l).into_owned() + "\n").collect()
+}
+
+/// Each filter, with --files, lists what rg lists: rg's defaults (git's
+/// ignores, hidden files) are trawl's -k, and rg -uu reads as trawl does.
+#[test]
+fn files_lists_what_rg_lists_under_each_filter() {
+    let t = repo();
+    let cases: [(&[&str], &[&str]); 12] = [
+        (&["--files"], &["--files", "-uu"]),
+        (&["--files", "-k"], &["--files"]),
+        (&["--files", "--no-hidden"], &["--files", "--no-ignore"]),
+        // --gitignore skips .git (as rg 14 does; rg 13 lists it).
+        (&["--files", "--gitignore"], &["--files", "--hidden", "-g", "!.git/"]),
+        (&["--files", "-g", "*.rs"], &["--files", "-uu", "-g", "*.rs"]),
+        (
+            &["--files", "-g", "*.rs", "-g", "!skip*"],
+            &["--files", "-uu", "-g", "*.rs", "-g", "!skip*"],
+        ),
+        (
+            &["--files", "-g", "!src/", "-g", "!.git/"],
+            &["--files", "-uu", "-g", "!src/", "-g", "!.git/"],
+        ),
+        (&["--files", "-g", "{docs,src}/**"], &["--files", "-uu", "-g", "{docs,src}/**"]),
+        (&["--files", "--iglob", "*.txt"], &["--files", "-uu", "--iglob", "*.txt"]),
+        (&["--files", "-k", "-t", "rust", "-t", "md"], &["--files", "-t", "rust", "-t", "md"]),
+        (&["--files", "-k", "--type-not", "c"], &["--files", "--type-not", "c"]),
+        (
+            &["--files", "-k", "--type-add", "mine:*.{c,md}", "-t", "mine"],
+            &["--files", "--type-add", "mine:*.{c,md}", "-t", "mine"],
+        ),
+    ];
+    for (trawl_args, rg_args) in cases {
+        let want = rg_sorted(&t, rg_args);
+        let got = trawl_sorted(&t, trawl_args);
+        assert!(!want.is_empty(), "rg {rg_args:?} lists nothing");
+        assert_eq!(show(&got), show(&want), "trawl {trawl_args:?} vs rg {rg_args:?}");
+    }
+}
+
+/// A search under -k reads what rg reads by default (binary files skipped
+/// too), and the filters narrow a search as they narrow --files.
+#[test]
+fn code_search_reads_what_rg_reads() {
+    let t = repo();
+    for (trawl_args, rg_args) in [
+        (&["-k", "-l", "main", "."][..], &["-l", "main", "."][..]),
+        (&["-k", "-c", "-i", "main", "."][..], &["-c", "-i", "main", "."][..]),
+        (&["-l", "-t", "c", "main", "."][..], &["-uu", "-l", "-t", "c", "main", "."][..]),
+        (&["-l", "-g", "!*.rs", "main", "."][..], &["-uuu", "-l", "-g", "!*.rs", "main", "."][..]),
+        (
+            &["-l", "--max-filesize", "1K", "main", "."][..],
+            &["-uuu", "-l", "--max-filesize", "1K", "main", "."][..],
+        ),
+    ] {
+        let want = rg_sorted(&t, rg_args);
+        let got = trawl_sorted(&t, trawl_args);
+        assert_eq!(show(&got), show(&want), "trawl {trawl_args:?} vs rg {rg_args:?}");
+    }
+    // --hidden and --no-gitignore undo -k's parts, the later option winning.
+    let all = trawl_sorted(&t, &["-l", "-I", "main", "."]);
+    let undone = trawl_sorted(&t, &["-k", "--hidden", "--no-gitignore", "-l", "main", "."]);
+    assert_eq!(show(&undone), show(&all));
+    let redone = trawl_sorted(&t, &["--hidden", "-k", "-l", "main", "."]);
+    assert!(!redone.iter().any(|l| l.starts_with(b"./.")), "{}", show(&redone));
+}
+
+#[test]
+fn files_named_on_the_command_line_are_listed_whatever_the_filters() {
+    let t = repo();
+    let got = trawl_sorted(&t, &["--files", "-t", "rust", "src/util.c", ".env", "src"]);
+    let want =
+        ["src/lib.rs", "src/main.rs", "src/skip_main.rs", ".env", "src/.hidden.rs", "src/util.c"];
+    let mut want: Vec<Vec<u8>> = want.iter().map(|s| s.as_bytes().to_vec()).collect();
+    want.sort();
+    assert_eq!(show(&got), show(&want));
+    // -Z ends each name with NUL.
+    let r = t.trawl().args(["--files", "-Z", "src/util.c"]).run();
+    r.assert_code(0).assert_stdout("src/util.c\0");
+    // Nothing listed: exit 1.
+    t.trawl().args(["--files", "-g", "*.nothing"]).run().assert_code(1).assert_stdout("");
+}
+
+#[test]
+fn type_list_and_bad_types_and_globs() {
+    let t = Tree::new();
+    let r = t.trawl().args(["--type-list"]).run();
+    r.assert_code(0);
+    let text = r.stdout_str();
+    assert!(text.lines().any(|l| l == "rust: *.rs"), "{text}");
+    let rg = crate::util::Cmd::new("rg", t.path()).args(["--type-list"]).run();
+    let rg_names: Vec<&str> =
+        rg.stdout_str().leak().lines().filter_map(|l| l.split(':').next()).collect();
+    for name in ["rust", "c", "py", "md", "js", "go", "java"] {
+        assert!(
+            rg_names.contains(&name) && text.lines().any(|l| l.starts_with(&format!("{name}: "))),
+            "{name}"
+        );
+    }
+    let with_added = t.trawl().args(["--type-add", "mine:*.mine", "--type-list"]).run();
+    assert!(with_added.stdout_str().lines().any(|l| l == "mine: *.mine"));
+    let r = t.trawl().args(["-t", "nosuchtype", "x", "."]).run();
+    r.assert_code(2);
+    assert_eq!(r.stderr_str(), "trawl: unrecognized file type: nosuchtype\n");
+    let r = t.trawl().args(["-g", "a[", "x", "."]).run();
+    r.assert_code(2);
+    assert!(r.stderr_str().starts_with("trawl: invalid glob 'a['"), "{}", r.stderr_str());
+    let r = t.trawl().args(["--max-filesize", "12Q", "x", "."]).run();
+    r.assert_code(2);
+}
