@@ -107,10 +107,21 @@ struct Submatch<'a> {
 
 #[derive(Serialize)]
 struct FileStats {
+    elapsed: Elapsed,
     searches: u64,
     searches_with_match: u64,
     bytes_searched: u64,
+    bytes_printed: u64,
     matched_lines: u64,
+    matches: u64,
+}
+
+/// One file's totals, for its `end` message.
+pub(crate) struct FileTotals {
+    pub(crate) elapsed: std::time::Duration,
+    pub(crate) selected: u64,
+    pub(crate) matches: u64,
+    pub(crate) bytes_printed: u64,
 }
 
 #[derive(Serialize)]
@@ -120,8 +131,20 @@ struct Elapsed {
     human: String,
 }
 
+impl Elapsed {
+    fn of(d: std::time::Duration) -> Elapsed {
+        Elapsed {
+            secs: d.as_secs(),
+            nanos: d.subsec_nanos(),
+            human: format!("{:.6}s", d.as_secs_f64()),
+        }
+    }
+}
+
 #[derive(Serialize)]
 struct TotalStats {
+    /// The files' searches' time, summed.
+    elapsed: Elapsed,
     searches: u64,
     searches_with_match: u64,
     bytes_searched: u64,
@@ -182,12 +205,15 @@ pub(crate) fn line<M: Matcher>(
     submatches.count.get()
 }
 
-pub(crate) fn end(out: &mut Vec<u8>, path: &[u8], summary: &SearchSummary, selected: u64) {
+pub(crate) fn end(out: &mut Vec<u8>, path: &[u8], summary: &SearchSummary, file: FileTotals) {
     let stats = FileStats {
+        elapsed: Elapsed::of(file.elapsed),
         searches: 1,
-        searches_with_match: u64::from(selected > 0),
-        bytes_searched: summary.bytes,
-        matched_lines: selected,
+        searches_with_match: u64::from(file.selected > 0),
+        bytes_searched: super::bytes_searched(summary),
+        bytes_printed: file.bytes_printed,
+        matched_lines: file.selected,
+        matches: file.matches,
     };
     let path = Data::of(path);
     write(out, &Plain::End { path, binary_offset: summary.binary_offset, stats });
@@ -217,12 +243,9 @@ pub fn summary(
     elapsed: std::time::Duration,
     index: Option<IndexStats>,
 ) {
-    let elapsed_total = Elapsed {
-        secs: elapsed.as_secs(),
-        nanos: elapsed.subsec_nanos(),
-        human: format!("{:.6}s", elapsed.as_secs_f64()),
-    };
+    let elapsed_total = Elapsed::of(elapsed);
     let stats = TotalStats {
+        elapsed: Elapsed::of(stats.search_time),
         searches: stats.files_searched,
         searches_with_match: stats.files_matched,
         bytes_searched: stats.bytes_searched,

@@ -172,6 +172,9 @@ pub struct Stats {
     /// Files whose selected lines were in binary data: their lines are
     /// counted, their matches are not (their text is not handed over).
     pub binary_files_matched: u64,
+    /// Time spent in the searches of files (JSON: summed over files, as
+    /// ripgrep's summary `stats.elapsed`).
+    pub search_time: std::time::Duration,
 }
 
 impl Stats {
@@ -184,6 +187,7 @@ impl Stats {
         self.bytes_searched += o.bytes_searched;
         self.bytes_printed += o.bytes_printed;
         self.binary_files_matched += o.binary_files_matched;
+        self.search_time += o.search_time;
     }
 }
 
@@ -265,7 +269,13 @@ impl<'c> Printer<'c> {
             Naming::File => self.config.with_filename,
             Naming::Member => self.config.with_filename || self.config.member_names,
         };
+        let json_start = (self.config.mode == OutputMode::Json).then(|| JsonStart {
+            at: std::time::Instant::now(),
+            matches: self.stats.matches,
+            bytes_printed: self.stats.bytes_printed,
+        });
         FileSink {
+            json_start,
             p: self,
             path,
             show_name,
@@ -302,8 +312,17 @@ pub enum Naming {
     Member,
 }
 
+/// Where a file's search started, for its JSON `end` message.
+struct JsonStart {
+    at: std::time::Instant,
+    /// The printer's totals then.
+    matches: u64,
+    bytes_printed: u64,
+}
+
 /// Receives one file's results.
 pub struct FileSink<'p, 'c, M> {
+    json_start: Option<JsonStart>,
     p: &'p mut Printer<'c>,
     path: &'p [u8],
     /// Lines and counts carry the name.
@@ -348,6 +367,8 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
     pub fn finish(mut self, summary: &SearchSummary) -> (bool, io::Result<()>) {
         let c = self.p.config;
         let matched = self.selected > 0;
+        // JSON's end message is not counted as printed (as ripgrep).
+        let mut uncounted = 0;
         match c.mode {
             OutputMode::Count => {
                 if self.show_name {
@@ -361,16 +382,29 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
             OutputMode::FilesWithMatches if matched => self.file_line(),
             OutputMode::FilesWithoutMatch if !matched => self.file_line(),
             OutputMode::Json if self.begun => {
-                json::end(&mut self.p.out, self.path, summary, self.selected)
+                let start = self.json_start.as_ref().expect("a JSON sink has its start");
+                let elapsed = start.at.elapsed();
+                self.p.stats.search_time += elapsed;
+                let file = json::FileTotals {
+                    elapsed,
+                    selected: self.selected,
+                    matches: self.p.stats.matches - start.matches,
+                    // What was printed for the file before its end message.
+                    bytes_printed: self.p.stats.bytes_printed - start.bytes_printed
+                        + (self.p.out.len() - self.start) as u64,
+                };
+                let before = self.p.out.len();
+                json::end(&mut self.p.out, self.path, summary, file);
+                uncounted = self.p.out.len() - before;
             }
             _ => {}
         }
         let st = &mut self.p.stats;
         st.files_searched += 1;
-        st.bytes_searched += summary.bytes;
+        st.bytes_searched += bytes_searched(summary);
         st.matched_lines += self.selected;
         st.files_matched += matched as u64;
-        st.bytes_printed += (self.p.out.len() - self.start) as u64;
+        st.bytes_printed += (self.p.out.len() - self.start - uncounted) as u64;
         // With context, each file is written alone so that the writer can
         // separate it from whatever came before.
         let due = c.context || c.line_buffered || self.holding || self.p.out.len() >= FLUSH_AT;
@@ -681,6 +715,12 @@ impl<M: Matcher> Sink for FileSink<'_, '_, M> {
             _ => Ok(summary),
         }
     }
+}
+
+/// The bytes a search looked at: up to the end of the last line `-m`
+/// let it select, else all it read (as ripgrep counts them).
+fn bytes_searched(summary: &SearchSummary) -> u64 {
+    summary.stopped_at.map_or(summary.bytes, |at| at.min(summary.bytes))
 }
 
 fn itoa_buf() -> [u8; 20] {

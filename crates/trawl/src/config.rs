@@ -556,9 +556,14 @@ impl Config {
             },
             directories,
             index,
-            stdin_label: m
-                .get_one::<OsString>("label")
-                .map_or_else(|| b"(standard input)".to_vec(), |l| l.as_bytes().to_vec()),
+            stdin_label: m.get_one::<OsString>("label").map_or_else(
+                // JSON names it as ripgrep does, for tools written for rg --json.
+                || match json {
+                    true => b"<stdin>".to_vec(),
+                    false => b"(standard input)".to_vec(),
+                },
+                |l| l.as_bytes().to_vec(),
+            ),
             extract,
         })
     }

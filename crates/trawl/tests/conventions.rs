@@ -203,7 +203,7 @@ fn repo() -> Tree {
 
 /// rg's output lines, sorted (rg from .ci/deps), with the given arguments.
 fn rg_sorted(t: &Tree, args: &[&str]) -> Vec<Vec<u8>> {
-    let r = crate::util::Cmd::new("rg", t.path()).args(args).run();
+    let r = crate::util::Cmd::new(crate::util::rg_bin(), t.path()).args(args).run();
     assert!(r.code <= 1, "rg failed (.ci/deps installs ripgrep): {}", r.stderr_str());
     r.sorted_lines()
 }
@@ -306,7 +306,7 @@ fn type_list_and_bad_types_and_globs() {
     r.assert_code(0);
     let text = r.stdout_str();
     assert!(text.lines().any(|l| l == "rust: *.rs"), "{text}");
-    let rg = crate::util::Cmd::new("rg", t.path()).args(["--type-list"]).run();
+    let rg = crate::util::Cmd::new(crate::util::rg_bin(), t.path()).args(["--type-list"]).run();
     let rg_names: Vec<&str> =
         rg.stdout_str().leak().lines().filter_map(|l| l.split(':').next()).collect();
     for name in ["rust", "c", "py", "md", "js", "go", "java"] {
@@ -325,4 +325,102 @@ fn type_list_and_bad_types_and_globs() {
     assert!(r.stderr_str().starts_with("trawl: invalid glob 'a['"), "{}", r.stderr_str());
     let r = t.trawl().args(["--max-filesize", "12Q", "x", "."]).run();
     r.assert_code(2);
+}
+
+/// ripgrep's JSON messages for a search, with the times (which differ
+/// from run to run) taken out.
+fn json_messages(stdout: &[u8]) -> Vec<serde_json::Value> {
+    fn drop_times(v: &mut serde_json::Value) {
+        if let Some(map) = v.as_object_mut() {
+            map.remove("elapsed");
+            map.remove("elapsed_total");
+            map.values_mut().for_each(drop_times);
+        }
+    }
+    stdout
+        .split(|&b| b == b'\n')
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_slice(l).expect("a JSON line");
+            drop_times(&mut v);
+            v
+        })
+        .collect()
+}
+
+/// Every field rg writes is there with rg's value; trawl's additions are
+/// only those it documents.
+fn assert_json_as_rg(want: &serde_json::Value, got: &serde_json::Value, at: &str) {
+    const TRAWL_ONLY: [&str; 4] = ["binary_searches_with_match", "index", "archive", "members"];
+    match (want, got) {
+        (serde_json::Value::Object(w), serde_json::Value::Object(g)) => {
+            for (k, wv) in w {
+                let gv = g.get(k).unwrap_or_else(|| panic!("{at}: no field {k} in {got}"));
+                assert_json_as_rg(wv, gv, &format!("{at}.{k}"));
+            }
+            for k in g.keys().filter(|k| !w.contains_key(*k)) {
+                assert!(TRAWL_ONLY.contains(&k.as_str()), "{at}: field {k} rg lacks, in {got}");
+            }
+        }
+        (serde_json::Value::Array(w), serde_json::Value::Array(g)) => {
+            assert_eq!(w.len(), g.len(), "{at}: {want} vs {got}");
+            for (i, (wv, gv)) in w.iter().zip(g).enumerate() {
+                assert_json_as_rg(wv, gv, &format!("{at}[{i}]"));
+            }
+        }
+        _ => assert_eq!(want, got, "{at}"),
+    }
+}
+
+#[test]
+fn json_output_has_every_field_of_ripgreps_with_its_values() {
+    let t = Tree::new();
+    t.file("a.txt", "foo\nbar\nfoo bar foo\nbaz\n\nfoo\n")
+        .file("b/c.txt", "nothing\nFOO here\n")
+        .file_bytes(b"b/latin1.txt", b"caf\xe9 foo\nplain\n")
+        .file("d.txt", "no match here\n");
+    let searches: [&[&str]; 6] = [
+        &["foo"],
+        &["-i", "foo"],
+        &["-C1", "foo"],
+        &["-v", "foo"],
+        &["-w", "-e", "bar", "-e", "baz"],
+        &["-m1", "o"],
+    ];
+    for args in searches {
+        let rg = crate::util::Cmd::new(crate::util::rg_bin(), t.path())
+            .args(["--json", "--sort", "path", "-uuu"])
+            .args(args.iter().copied())
+            .args(["."])
+            .run();
+        let trawl = t
+            .trawl()
+            .args(["--json", "--sort", "path"])
+            .args(args.iter().copied())
+            .args(["."])
+            .run();
+        assert_eq!(trawl.code, rg.code, "exit code for {args:?}: {}", trawl.stderr_str());
+        let (want, got) = (json_messages(&rg.stdout), json_messages(&trawl.stdout));
+        assert_eq!(
+            want.len(),
+            got.len(),
+            "{args:?}:\nrg:\n{}\ntrawl:\n{}",
+            rg.stdout_str(),
+            trawl.stdout_str()
+        );
+        for (i, (w, g)) in want.iter().zip(&got).enumerate() {
+            assert_json_as_rg(w, g, &format!("{args:?} message {i}"));
+        }
+    }
+    // Standard input is named as rg names it.
+    let rg = crate::util::Cmd::new(crate::util::rg_bin(), t.path())
+        .args(["--json", "foo"])
+        .stdin("foo\nx\n")
+        .run();
+    let trawl = t.trawl().args(["--json", "foo"]).stdin("foo\nx\n").run();
+    let (want, got) = (json_messages(&rg.stdout), json_messages(&trawl.stdout));
+    assert_eq!(want.len(), got.len());
+    for (i, (w, g)) in want.iter().zip(&got).enumerate() {
+        assert_json_as_rg(w, g, &format!("stdin message {i}"));
+    }
 }

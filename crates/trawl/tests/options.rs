@@ -639,8 +639,8 @@ fn command_line_mistakes_are_reported_as_grep_does() {
     let t = Tree::new();
     t.file("f", "a\n");
     for args in [
-        &["-k", "a", "f"][..],
-        &["-nk", "a", "f"],
+        &["-K", "a", "f"][..],
+        &["-nK", "a", "f"],
         &["--foo", "a", "f"],
         &["--foo=bar", "a", "f"],
         &["a", "f", "-e"],

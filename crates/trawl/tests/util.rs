@@ -321,6 +321,19 @@ pub fn trawl_bin() -> &'static str {
     env!("CARGO_BIN_EXE_trawl")
 }
 
+/// ripgrep 15.2, the reference for the conventions trawl takes from it
+/// (.ci/deps builds it where the benchmarks keep their peers).
+pub fn rg_bin() -> std::path::PathBuf {
+    let base = match std::env::var_os("TRAWL_BENCH_DIR") {
+        Some(d) => std::path::PathBuf::from(d),
+        None => std::path::PathBuf::from(std::env::var_os("HOME").expect("HOME"))
+            .join(".cache/trawl-bench"),
+    };
+    let rg = base.join("peers/bin/rg");
+    assert!(rg.is_file(), "{} is missing: .ci/deps builds it", rg.display());
+    rg
+}
+
 /// A temporary directory tree that is removed when dropped.
 pub struct Tree {
     dir: tempfile::TempDir,
