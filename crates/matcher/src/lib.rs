@@ -106,6 +106,28 @@ pub trait Matcher: Send + Sync {
     fn line_stream(&self) -> Option<Box<dyn LineStream + '_>> {
         None
     }
+
+    /// The capture groups of `m`, a match [`Matcher::find_at`] found in
+    /// `line` (searched on its own): `groups[i]` is group `i` (0: the whole
+    /// match), None for a group that took no part. An engine without groups
+    /// (fixed strings) gives the match alone.
+    fn captures(
+        &self,
+        line: &[u8],
+        m: Match,
+        groups: &mut Vec<Option<Match>>,
+    ) -> Result<(), Error> {
+        let _ = line;
+        groups.clear();
+        groups.push(Some(m));
+        Ok(())
+    }
+
+    /// The number of the group named `name`, if the pattern has one.
+    fn group_number(&self, name: &str) -> Option<usize> {
+        let _ = name;
+        None
+    }
 }
 
 /// Decides whether one line matches, fed in pieces.
@@ -543,6 +565,27 @@ impl Matcher for AnyMatcher {
             AnyMatcher::Rust(m) => m.line_stream(),
             AnyMatcher::Pcre(m) => m.line_stream(),
             AnyMatcher::Fixed(m) => m.line_stream(),
+        }
+    }
+
+    fn captures(
+        &self,
+        line: &[u8],
+        m: Match,
+        groups: &mut Vec<Option<Match>>,
+    ) -> Result<(), Error> {
+        match self {
+            AnyMatcher::Rust(r) => r.captures(line, m, groups),
+            AnyMatcher::Pcre(r) => r.captures(line, m, groups),
+            AnyMatcher::Fixed(r) => r.captures(line, m, groups),
+        }
+    }
+
+    fn group_number(&self, name: &str) -> Option<usize> {
+        match self {
+            AnyMatcher::Rust(r) => r.group_number(name),
+            AnyMatcher::Pcre(r) => r.group_number(name),
+            AnyMatcher::Fixed(r) => r.group_number(name),
         }
     }
 }

@@ -228,6 +228,35 @@ impl Matcher for PcreMatcher {
         }
         Ok(best)
     }
+
+    /// The groups of the first part whose match at `m.start` is `m` (the
+    /// part that found it).
+    fn captures(
+        &self,
+        line: &[u8],
+        m: Match,
+        groups: &mut Vec<Option<Match>>,
+    ) -> Result<(), Error> {
+        groups.clear();
+        for part in &self.parts {
+            let mut locs = part.regex.capture_locations();
+            let found = part
+                .regex
+                .captures_read_at(&mut locs, line, m.start)
+                .map_err(|e| Error::new(ErrorKind::Match(e.to_string())))?;
+            if found.is_some_and(|f| f.start() == m.start && f.end() == m.end) {
+                groups.extend((0..locs.len()).map(|i| locs.get(i).map(|(s, e)| Match::new(s, e))));
+                return Ok(());
+            }
+        }
+        groups.push(Some(m));
+        Ok(())
+    }
+
+    fn group_number(&self, name: &str) -> Option<usize> {
+        let names = self.parts.first()?.regex.capture_names();
+        names.iter().position(|n| n.as_deref() == Some(name))
+    }
 }
 
 fn line_start(hay: &[u8], pos: usize, term: u8) -> usize {

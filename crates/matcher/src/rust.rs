@@ -300,6 +300,31 @@ impl Matcher for RustMatcher {
         self.min_len
     }
 
+    fn captures(
+        &self,
+        line: &[u8],
+        m: Match,
+        groups: &mut Vec<Option<Match>>,
+    ) -> Result<(), Error> {
+        let mut caps = self.regex.create_captures();
+        let input =
+            Input::new(line).span(m.start..line.len()).anchored(regex_automata::Anchored::Yes);
+        self.regex.search_captures(&input, &mut caps);
+        groups.clear();
+        match caps.get_match() {
+            Some(found) if found.start() == m.start && found.end() == m.end => groups.extend(
+                (0..caps.group_len())
+                    .map(|i| caps.get_group(i).map(|s| Match::new(s.start, s.end))),
+            ),
+            _ => groups.push(Some(m)),
+        }
+        Ok(())
+    }
+
+    fn group_number(&self, name: &str) -> Option<usize> {
+        self.regex.group_info().to_index(regex_automata::PatternID::ZERO, name)
+    }
+
     /// Word boundaries are not anchors: a NUL and a newline are both
     /// non-word bytes, so cutting a line at a NUL changes no boundary.
     fn unanchored(&self) -> bool {

@@ -77,6 +77,8 @@ struct LineMessage<'a, S> {
 /// `count` says how many there were.
 struct Submatches<'a, M> {
     matcher: Option<&'a M>,
+    /// `--replace`: each submatch carries its replacement.
+    replace: Option<&'a super::Template>,
     body: &'a [u8],
     count: Cell<u64>,
 }
@@ -86,10 +88,17 @@ impl<M: Matcher> Serialize for Submatches<'_, M> {
         let mut seq = s.serialize_seq(None)?;
         if let Some(m) = self.matcher {
             let mut at = 0;
+            let (mut groups, mut replaced) = (Vec::new(), Vec::new());
             while let Some(x) = super::next_match(m, self.body, &mut at) {
                 let body = self.body;
                 let matched = Data::of(&body[x.start..x.end]);
-                seq.serialize_element(&Submatch { matched, start: x.start, end: x.end })?;
+                let replacement = self.replace.map(|t| {
+                    replaced.clear();
+                    t.expand(m, body, x, &mut groups, &mut replaced);
+                    Data::of(&replaced)
+                });
+                let sub = Submatch { matched, replacement, start: x.start, end: x.end };
+                seq.serialize_element(&sub)?;
                 self.count.set(self.count.get() + 1);
             }
         }
@@ -101,6 +110,8 @@ impl<M: Matcher> Serialize for Submatches<'_, M> {
 struct Submatch<'a> {
     #[serde(rename = "match")]
     matched: Data<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    replacement: Option<Data<'a>>,
     start: usize,
     end: usize,
 }
@@ -182,10 +193,12 @@ pub(crate) fn line<M: Matcher>(
     line: &[u8],
     matcher: Option<&M>,
     with_submatches: bool,
+    replace: Option<&super::Template>,
 ) -> u64 {
     let Place { path, page, within, info } = place;
     let submatches = Submatches {
         matcher: matcher.filter(|_| with_submatches),
+        replace,
         body: line.strip_suffix(b"\n").unwrap_or(line),
         count: Cell::new(0),
     };

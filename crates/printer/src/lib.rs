@@ -9,19 +9,23 @@
 #![deny(missing_docs)]
 
 mod color;
+mod hyperlink;
 mod json;
 mod pages;
+mod shape;
 
 pub use crate::json::summary as json_summary;
 pub use crate::json::IndexStats;
 
 use std::io;
 
-use trawl_matcher::Matcher;
+use trawl_matcher::{Match, Matcher};
 use trawl_search::{ContextKind, LineInfo, SearchSummary, Sink};
 
 pub use crate::color::Colors;
+pub use crate::hyperlink::{aliases as hyperlink_aliases, Hyperlinks};
 pub use crate::pages::{PageBreaks, PageReader};
+pub use crate::shape::{MaxColumns, Template};
 
 /// What is printed for each file.
 #[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
@@ -107,6 +111,23 @@ pub struct PrinterConfig {
     pub initial_tab: bool,
     /// What ends a printed line (`-z`: NUL, as the lines read).
     pub terminator: trawl_matcher::LineTerminator,
+    /// `--column`: the column (from 1, in bytes) of the line's first match
+    /// after its number (of each match with `-o`).
+    pub column: bool,
+    /// `--vimgrep`: a selected line is printed once per match, each time
+    /// with that match's column.
+    pub vimgrep: bool,
+    /// `--heading`: a file's name on a line of its own above its lines,
+    /// and an empty line between files.
+    pub heading: bool,
+    /// `--trim`: leading whitespace of printed lines dropped.
+    pub trim: bool,
+    /// `-M`: long lines omitted or cut.
+    pub max_columns: Option<MaxColumns>,
+    /// `--replace`: what matches are printed as.
+    pub replace: Option<Template>,
+    /// `--hyperlink-format`: file names as links (only when coloring).
+    pub hyperlinks: Option<Hyperlinks>,
 }
 
 /// Where a chunk of output sits in its file's output.
@@ -133,6 +154,15 @@ pub trait Output: Sync {
 
     /// Ends [`Output::hold`].
     fn let_go(&self) {}
+}
+
+/// What the writer puts between two files' outputs: an empty line under
+/// `--heading`, the group separator with context lines, else nothing.
+pub fn file_separator(config: &PrinterConfig) -> Option<Vec<u8>> {
+    if config.heading {
+        return Some(b"\n".to_vec());
+    }
+    config.context.then(|| group_separator(config))
 }
 
 /// The line between groups of context (`--` unless `--group-separator`
@@ -234,7 +264,7 @@ impl<'c> Printer<'c> {
     /// `--files`: the name of a file that would be searched, on its own
     /// line (NUL-ended with `-Z`).
     pub fn list_file(&mut self, path: &[u8]) -> io::Result<()> {
-        file_name(&mut self.out, self.config, path);
+        linked_file_name(&mut self.out, self.config, path);
         self.out.push(if self.config.null { 0 } else { b'\n' });
         if self.out.len() >= FLUSH_AT || self.config.line_buffered {
             return self.flush();
@@ -276,6 +306,8 @@ impl<'c> Printer<'c> {
         });
         FileSink {
             json_start,
+            headed: false,
+            groups: Vec::new(),
             p: self,
             path,
             show_name,
@@ -323,6 +355,10 @@ struct JsonStart {
 /// Receives one file's results.
 pub struct FileSink<'p, 'c, M> {
     json_start: Option<JsonStart>,
+    /// `--heading`: the file's name was written.
+    headed: bool,
+    /// Room for a match's groups (`--replace`).
+    groups: Vec<Option<trawl_matcher::Match>>,
     p: &'p mut Printer<'c>,
     path: &'p [u8],
     /// Lines and counts carry the name.
@@ -407,7 +443,11 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
         st.bytes_printed += (self.p.out.len() - self.start - uncounted) as u64;
         // With context, each file is written alone so that the writer can
         // separate it from whatever came before.
-        let due = c.context || c.line_buffered || self.holding || self.p.out.len() >= FLUSH_AT;
+        let due = c.context
+            || c.heading
+            || c.line_buffered
+            || self.holding
+            || self.p.out.len() >= FLUSH_AT;
         let result = if due { self.write_out() } else { Ok(()) };
         (matched, result)
     }
@@ -446,7 +486,7 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
     }
 
     fn file_line(&mut self) {
-        self.file_name();
+        linked_file_name(&mut self.p.out, self.p.config, self.path);
         self.p.out.push(if self.p.config.null { 0 } else { b'\n' });
     }
 
@@ -470,6 +510,7 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
         let digits = fmt_u64(&mut b, n);
         let pick: fn(&Colors) -> &str = match which {
             Field::Line => |k| &k.line_number,
+            Field::Column => |k| &k.line_number,
             Field::Byte => |k| &k.byte_offset,
         };
         color::paint(&mut self.p.out, c.colors.as_ref(), pick, digits);
@@ -494,22 +535,80 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
         }
     }
 
-    /// Writes the prefix of a line: name (and page), number, offset.
-    fn prefix(&mut self, info: LineInfo, page: Option<u64>, offset: u64, sep: u8) {
+    /// `--heading`: the file's name on its own line, before its first line.
+    fn heading(&mut self, page: Option<u64>) {
+        if self.headed || !self.show_name {
+            return;
+        }
+        self.headed = true;
+        let c = self.p.config;
+        let link = c.hyperlinks.as_ref().filter(|_| c.colors.is_some());
+        if let Some(h) = link {
+            h.open(&mut self.p.out, self.path, 1, 1);
+        }
+        self.file_name();
+        if let Some(page) = page {
+            let text = format!("#page={page}");
+            color::paint(&mut self.p.out, c.colors.as_ref(), |c| &c.file_name, text.as_bytes());
+        }
+        if link.is_some() {
+            hyperlink::Hyperlinks::close(&mut self.p.out);
+        }
+        self.p.out.push(b'\n');
+    }
+
+    /// Writes the prefix of a line: name (and page), number, column,
+    /// offset. `column` is the 0-based start of the match it names.
+    fn prefix(
+        &mut self,
+        info: LineInfo,
+        page: Option<u64>,
+        offset: u64,
+        sep: u8,
+        column: Option<usize>,
+    ) {
         let c = self.p.config;
         let before = self.p.out.len();
-        if self.show_name {
+        let named = self.show_name && !c.heading;
+        // A link covers the name, and the line number when it names a line.
+        let link = c.hyperlinks.as_ref().filter(|_| c.colors.is_some() && named);
+        if let Some(h) = link {
+            let line = info.line_number.unwrap_or(1);
+            h.open(&mut self.p.out, self.path, line, column.map_or(1, |col| col as u64 + 1));
+        }
+        let mut linked = link.is_some();
+        if named {
             self.file_name();
             if let Some(page) = page {
                 let text = format!("#page={page}");
                 color::paint(&mut self.p.out, c.colors.as_ref(), |c| &c.file_name, text.as_bytes());
             }
+            if linked && !link.is_some_and(|h| h.has_line() && c.line_number) {
+                hyperlink::Hyperlinks::close(&mut self.p.out);
+                linked = false;
+            }
             self.sep(sep);
         }
         if c.line_number {
             if let Some(n) = info.line_number {
-                self.number_field(n, Field::Line, sep);
+                if linked {
+                    // The link ends after the number, before its separator.
+                    let mut b = itoa_buf();
+                    let digits = fmt_u64(&mut b, n);
+                    color::paint(&mut self.p.out, c.colors.as_ref(), |k| &k.line_number, digits);
+                    hyperlink::Hyperlinks::close(&mut self.p.out);
+                    linked = false;
+                    color::paint(&mut self.p.out, c.colors.as_ref(), |k| &k.separator, &[sep]);
+                } else {
+                    self.number_field(n, Field::Line, sep);
+                }
             }
+        }
+        if linked {
+            hyperlink::Hyperlinks::close(&mut self.p.out);
+        }
+        if let Some(col) = column.filter(|_| c.column) {
+            self.number_field(col as u64 + 1, Field::Column, sep);
         }
         if c.byte_offset {
             self.number_field(offset, Field::Byte, sep);
@@ -522,18 +621,30 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
     fn write_line(&mut self, line: &[u8], info: LineInfo, selected: bool) -> io::Result<()> {
         let c = self.p.config;
         let page = self.page(info, line);
+        if c.heading {
+            self.heading(page);
+        }
         let term = c.terminator.byte();
         let body = self.body(line);
         let sep = if selected { b':' } else { b'-' };
         if c.only_matching {
             // Every match of every printed line, as GNU grep: a selected
             // line under -v has none, but its context lines do (`2-yes`).
-            let pick: fn(&color::Colors) -> &str =
-                if selected { |k| &k.selected_match } else { |k| &k.context_match };
             let mut at = 0;
+            let mut text = Vec::new();
             while let Some(m) = next_match(self.matcher, body, &mut at) {
-                self.prefix(info, page, info.offset + m.start as u64, sep);
-                color::paint(&mut self.p.out, c.colors.as_ref(), pick, &body[m.start..m.end]);
+                self.prefix(info, page, info.offset + m.start as u64, sep, Some(m.start));
+                let shown: &[u8] = match &c.replace {
+                    Some(t) if selected => {
+                        text.clear();
+                        t.expand(self.matcher, body, m, &mut self.groups, &mut text);
+                        &text
+                    }
+                    _ => &body[m.start..m.end],
+                };
+                let span = [Match::new(0, shown.len())];
+                let counted = c.colors.is_some() || c.replace.is_some();
+                self.shaped(shown, &span, selected, counted);
                 self.p.out.push(term);
                 if selected {
                     self.p.stats.matches += 1;
@@ -541,7 +652,62 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
             }
             return Ok(());
         }
-        self.prefix(info, page, info.offset, sep);
+        // The matches, when something besides the line itself needs them.
+        let colored = c.colors.as_ref().is_some_and(|k| {
+            !(if selected { &k.selected_match } else { &k.context_match }).is_empty()
+        });
+        let has_matches = selected != c.invert;
+        let needs_matches = has_matches
+            && (c.column
+                || c.vimgrep
+                || (c.replace.is_some() && selected)
+                || ((c.trim || c.max_columns.is_some()) && colored));
+        let matches: Vec<Match> = match needs_matches {
+            true => {
+                let mut at = 0;
+                std::iter::from_fn(|| next_match(self.matcher, body, &mut at)).collect()
+            }
+            false => Vec::new(),
+        };
+        if c.vimgrep && selected && !matches.is_empty() {
+            // One line per match, each with its column.
+            for m in &matches {
+                self.prefix(info, page, info.offset, sep, Some(m.start));
+                self.body_text(body, &matches, selected)?;
+                self.p.out.push(term);
+            }
+            return Ok(());
+        }
+        self.prefix(info, page, info.offset, sep, matches.first().map(|m| m.start));
+        self.body_text(body, &matches, selected)?;
+        self.p.out.push(term);
+        Ok(())
+    }
+
+    /// Writes a printed line's text (`matches`: its matches, when they
+    /// were needed).
+    fn body_text(&mut self, body: &[u8], matches: &[Match], selected: bool) -> io::Result<()> {
+        let c = self.p.config;
+        if c.trim || c.max_columns.is_some() || (c.replace.is_some() && selected) {
+            let mut spans = Vec::new();
+            let text: std::borrow::Cow<'_, [u8]> = match &c.replace {
+                Some(t) if selected && !matches.is_empty() => {
+                    shape::replaced(t, self.matcher, body, matches, &mut spans).into()
+                }
+                _ => {
+                    spans.extend_from_slice(matches);
+                    body.into()
+                }
+            };
+            // ripgrep counts matches in its messages when it looked for
+            // them (to color, replace or give a column).
+            let counted = selected && !matches.is_empty();
+            self.shaped(&text, &spans, selected, counted);
+            if self.p.counting == Counting::Summary && selected && !c.invert && c.colors.is_none() {
+                self.count_matches(body);
+            }
+            return Ok(());
+        }
         match &c.colors {
             Some(k) => {
                 let (line_color, match_color) = if selected {
@@ -571,8 +737,67 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
                 }
             }
         }
-        self.p.out.push(term);
         Ok(())
+    }
+
+    /// Writes `text` (whose matches are at `spans`) as `--trim` and
+    /// `-M` shape it, colored when coloring. `counted`: the messages of
+    /// `-M` count the matches (ripgrep's when it looked for them).
+    fn shaped(&mut self, text: &[u8], spans: &[Match], selected: bool, counted: bool) {
+        let c = self.p.config;
+        let cut = if c.trim { shape::trimmed_len(text) } else { 0 };
+        let text = &text[cut..];
+        let spans: Vec<Match> = spans
+            .iter()
+            .filter(|m| m.end > cut)
+            .map(|m| Match::new(m.start.max(cut) - cut, m.end - cut))
+            .collect();
+        let mut shown = text;
+        let mut suffix = None;
+        if let Some(mc) = c.max_columns {
+            if text.len() as u64 + 1 > mc.limit {
+                if !mc.preview {
+                    let message = match (counted, selected) {
+                        (true, _) => format!("[Omitted long line with {} matches]", spans.len()),
+                        (false, true) => "[Omitted long matching line]".to_string(),
+                        (false, false) => "[Omitted long context line]".to_string(),
+                    };
+                    self.p.out.extend_from_slice(message.as_bytes());
+                    return;
+                }
+                shown = &text[..shape::char_prefix(text, mc.limit)];
+                let more = spans.iter().filter(|m| m.start >= shown.len()).count();
+                suffix = Some(match (counted, more) {
+                    (true, 1) => " [... 1 more match]".to_string(),
+                    (true, _) => format!(" [... {more} more matches]"),
+                    (false, _) => " [... omitted end of long line]".to_string(),
+                });
+            }
+        }
+        match &c.colors {
+            Some(k) => {
+                let (line_color, match_color) = if selected {
+                    (k.selected_line.as_str(), k.selected_match.as_str())
+                } else {
+                    (k.context_line.as_str(), k.context_match.as_str())
+                };
+                let mut i = 0;
+                let visible: Vec<Match> = spans
+                    .iter()
+                    .filter(|m| m.start < shown.len())
+                    .map(|m| Match::new(m.start, m.end.min(shown.len())))
+                    .collect();
+                color::line(&mut self.p.out, k, shown, line_color, match_color, |_| {
+                    let m = visible.get(i).copied();
+                    i += 1;
+                    m
+                });
+            }
+            None => self.p.out.extend_from_slice(shown),
+        }
+        if let Some(s) = suffix {
+            self.p.out.extend_from_slice(s.as_bytes());
+        }
     }
 
     /// Writes a line too long to copy from the search's buffer, after what
@@ -596,6 +821,7 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
 #[derive(Clone, Copy)]
 enum Field {
     Line,
+    Column,
     Byte,
 }
 
@@ -653,6 +879,7 @@ impl<M: Matcher> Sink for FileSink<'_, '_, M> {
                     line,
                     Some(self.matcher),
                     !self.p.config.invert,
+                    self.p.config.replace.as_ref(),
                 );
                 self.p.stats.matches += n;
                 self.line_done()
@@ -674,7 +901,7 @@ impl<M: Matcher> Sink for FileSink<'_, '_, M> {
                 let page = self.page(info, line);
                 let place =
                     json::Place { path: self.path, page, within: self.within.as_ref(), info };
-                json::line(&mut self.p.out, place, line, None::<&M>, false);
+                json::line(&mut self.p.out, place, line, None::<&M>, false, None);
                 return self.line_done();
             }
             _ => {}
@@ -737,6 +964,19 @@ fn fmt_u64(buf: &mut [u8; 20], mut n: u64) -> &[u8] {
         if n == 0 {
             return &buf[i..];
         }
+    }
+}
+
+/// A file name as printed alone (`-l`, `-c`, `--files`): a link when
+/// links are on (and coloring).
+fn linked_file_name(out: &mut Vec<u8>, config: &PrinterConfig, path: &[u8]) {
+    match config.hyperlinks.as_ref().filter(|_| config.colors.is_some()) {
+        Some(h) => {
+            h.open(out, path, 1, 1);
+            file_name(out, config, path);
+            hyperlink::Hyperlinks::close(out);
+        }
+        None => file_name(out, config, path),
     }
 }
 

@@ -29,6 +29,9 @@ pub struct SearcherConfig {
     pub before_context: usize,
     /// `-A`: lines of context after each selected line.
     pub after_context: usize,
+    /// `--passthru`: every line not selected is printed as context, as it
+    /// is passed (none is held back waiting for a selected line).
+    pub passthru: bool,
     /// Report breaks between non-adjacent groups (any of `-A`, `-B`, `-C`
     /// given, even 0, as grep).
     pub group_breaks: bool,

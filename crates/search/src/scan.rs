@@ -73,7 +73,11 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
             sink,
             win: Window { reader, buf, base: 0, len: prefilled, eof: false, bytes: 0, prefilled },
             pos: 0,
-            printed: Printed::default(),
+            // --passthru: lines are owed as context from the start on.
+            printed: Printed {
+                after_left: if config.passthru { usize::MAX } else { 0 },
+                ..Printed::default()
+            },
             lines: LineCounter::new(&part, config.terminator.byte()),
             binary: Binary::new(&part),
             selected: 0,

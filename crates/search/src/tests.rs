@@ -71,7 +71,8 @@ fn reference(m: &AnyMatcher, data: &[u8], c: &SearcherConfig) -> Vec<u8> {
     let mut out = Record::default();
     let mut last_printed: Option<usize> = None;
     let mut count = 0;
-    let mut after_left = 0;
+    // --passthru: every line is owed as context from the start.
+    let mut after_left = if c.passthru { usize::MAX } else { 0 };
     for (i, (off, line)) in lines.iter().enumerate() {
         let info = |i: usize, off: usize| LineInfo {
             offset: off as u64,
@@ -145,15 +146,22 @@ fn corpus(n: usize, long_every: usize) -> Vec<u8> {
 fn configs() -> Vec<SearcherConfig> {
     let mut v = vec![];
     for invert in [false, true] {
-        for (b, a, group_breaks) in
-            [(0, 0, false), (0, 0, true), (2, 0, true), (0, 3, true), (2, 2, true), (5, 1, true)]
-        {
+        for (b, a, group_breaks, passthru) in [
+            (0, 0, false, false),
+            (0, 0, true, false),
+            (2, 0, true, false),
+            (0, 3, true, false),
+            (2, 2, true, false),
+            (5, 1, true, false),
+            (0, usize::MAX, false, true),
+        ] {
             for max_count in [None, Some(3)] {
                 v.push(SearcherConfig {
                     invert,
                     line_numbers: true,
                     before_context: b,
                     after_context: a,
+                    passthru,
                     group_breaks,
                     max_count,
                     binary: BinaryMode::Text,
@@ -302,16 +310,29 @@ mod properties {
     use proptest::prelude::*;
 
     fn config() -> impl Strategy<Value = SearcherConfig> {
-        (any::<bool>(), 0usize..3, 0usize..3, any::<bool>(), prop::option::of(1u64..4)).prop_map(
-            |(invert, b, a, breaks, max_count)| SearcherConfig {
-                invert,
-                line_numbers: true,
-                before_context: b,
-                after_context: a,
-                group_breaks: breaks || a > 0 || b > 0,
-                max_count,
-                binary: BinaryMode::Text,
-                ..Default::default()
+        let context = (0usize..3, 0usize..3, any::<bool>(), prop::bool::weighted(0.15));
+        (any::<bool>(), context, prop::option::of(1u64..4)).prop_map(
+            |(invert, (b, a, breaks, passthru), max_count)| match passthru {
+                // --passthru: every line, those not selected as context.
+                true => SearcherConfig {
+                    invert,
+                    line_numbers: true,
+                    after_context: usize::MAX,
+                    passthru: true,
+                    max_count,
+                    binary: BinaryMode::Text,
+                    ..Default::default()
+                },
+                false => SearcherConfig {
+                    invert,
+                    line_numbers: true,
+                    before_context: b,
+                    after_context: a,
+                    group_breaks: breaks || a > 0 || b > 0,
+                    max_count,
+                    binary: BinaryMode::Text,
+                    ..Default::default()
+                },
             },
         )
     }

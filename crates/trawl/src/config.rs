@@ -35,6 +35,8 @@ pub struct Config {
     pub max_depth: Option<usize>,
     pub one_file_system: bool,
     pub sorted: bool,
+    /// `--sort modified` and the like, and `--sortr`.
+    pub order: Option<Order>,
     pub gitignore: bool,
     pub no_messages: bool,
     pub stats: bool,
@@ -56,6 +58,51 @@ pub struct Config {
     pub directories: Directories,
     /// The index's question, when an index may serve the search.
     pub index: Option<crate::indexed::IndexUse>,
+}
+
+/// `--sort`/`--sortr` by something a walk in order cannot give: the files
+/// are listed, sorted, then searched in that order.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub struct Order {
+    pub key: SortKey,
+    pub reverse: bool,
+}
+
+/// What `--sort` sorts by.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum SortKey {
+    Path,
+    Modified,
+    Accessed,
+    Created,
+}
+
+impl Order {
+    /// Sorts `files` (their times filled in here); ties and files whose
+    /// time is unknown (first) keep path order.
+    pub fn sort(&self, files: &mut [(Option<std::time::SystemTime>, Vec<u8>)]) {
+        let time = |md: std::fs::Metadata| match self.key {
+            SortKey::Path => None,
+            SortKey::Modified => md.modified().ok(),
+            SortKey::Accessed => md.accessed().ok(),
+            SortKey::Created => md.created().ok(),
+        };
+        if self.key != SortKey::Path {
+            for (t, path) in files.iter_mut() {
+                *t = std::fs::metadata(std::ffi::OsStr::from_bytes(path)).ok().and_then(time);
+            }
+        }
+        files.sort_by(|a, b| {
+            // Depth first, names in byte order (as --sort path walks).
+            let by_path = a.1.split(|&c| c == b'/').cmp(b.1.split(|&c| c == b'/'));
+            let ord = a.0.cmp(&b.0).then(by_path);
+            if self.reverse {
+                ord.reverse()
+            } else {
+                ord
+            }
+        });
+    }
 }
 
 /// `-D ACTION`: devices, FIFOs and sockets.
@@ -340,10 +387,16 @@ impl Config {
         let only_matching = flag("only_matching");
         let json = mode == OutputMode::Json;
         // Line numbers: asked for, or on by default on a terminal; JSON always has them.
-        let line_number = ((flag("line_number") || stdout_tty) && !flag("no_line_number")) || json;
+        let vimgrep = flag("vimgrep");
+        let column = (flag("column") || vimgrep) && mode == OutputMode::Lines;
+        // --column and --vimgrep imply -n (as in rg).
+        let line_number =
+            ((flag("line_number") || stdout_tty) && !flag("no_line_number")) || json || column;
         let colors = match m.get_one::<String>("color").map(String::as_str) {
             Some("always") => true,
             Some("never") => false,
+            // NO_COLOR (no-color.org), set and not empty, says no unless asked.
+            _ if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) => false,
             _ => stdout_tty && std::env::var_os("TERM").is_some_and(|t| t != "dumb"),
         };
         let colors = (colors && !json).then(|| {
@@ -373,11 +426,18 @@ impl Config {
             }
         };
         let lines_out = mode == OutputMode::Lines || json;
+        // --passthru: every line is printed, those not selected as context.
+        let passthru = flag("passthru") && lines_out;
+        let (before, after, group_breaks) = match passthru {
+            true => (0, usize::MAX, false),
+            false => (before, after, group_breaks),
+        };
         let searcher = SearcherConfig {
             invert,
             line_numbers: lines_out && line_number,
             before_context: if lines_out { before } else { 0 },
             after_context: if lines_out { after } else { 0 },
+            passthru,
             group_breaks: lines_out && group_breaks,
             stream: flag("line_buffered"),
             lines_unneeded: !lines_out,
@@ -431,17 +491,18 @@ impl Config {
             (None, Some(_)) => Some(true),
             (None, None) => None,
         };
-        let with_filename = names_given.unwrap_or_else(|| {
-            targets.len() > 1
-                || targets.iter().any(|t| match t {
-                    Target::Stdin => false,
-                    Target::Path { path, .. } => {
-                        std::fs::metadata(std::ffi::OsStr::from_bytes(path))
-                            .map(|md| md.is_dir())
-                            .unwrap_or(false)
-                    }
-                })
-        });
+        let with_filename = vimgrep
+            || names_given.unwrap_or_else(|| {
+                targets.len() > 1
+                    || targets.iter().any(|t| match t {
+                        Target::Stdin => false,
+                        Target::Path { path, .. } => {
+                            std::fs::metadata(std::ffi::OsStr::from_bytes(path))
+                                .map(|md| md.is_dir())
+                                .unwrap_or(false)
+                        }
+                    })
+            });
         let printer = PrinterConfig {
             mode,
             with_filename,
@@ -468,8 +529,37 @@ impl Config {
             colors,
             line_buffered: flag("line_buffered"),
             escape_names: stdout_tty,
+            column,
+            vimgrep: vimgrep && mode == OutputMode::Lines,
+            heading: switched_on(m, &["heading"], &["no_heading", "vimgrep"])
+                && mode == OutputMode::Lines,
+            trim: flag("trim"),
+            max_columns: m.get_one::<u64>("max_columns").filter(|&&n| n > 0).map(|&limit| {
+                trawl_printer::MaxColumns { limit, preview: flag("max_columns_preview") }
+            }),
+            replace: m
+                .get_one::<OsString>("replace")
+                .map(|t| trawl_printer::Template::new(t.as_bytes())),
+            hyperlinks: match m.get_one::<String>("hyperlink_format") {
+                Some(f) => trawl_printer::Hyperlinks::new(f)?,
+                None => None,
+            },
         };
-        let sorted = m.get_one::<String>("sort").map(String::as_str) == Some("path");
+        // --sort path walks in order; other keys and --sortr list first.
+        let (sort_by, reverse) = match (m.get_one::<String>("sort"), m.get_one::<String>("sortr")) {
+            (_, Some(by)) if last("sortr") > last("sort") => (by.as_str(), true),
+            (Some(by), _) => (by.as_str(), false),
+            _ => ("none", false),
+        };
+        let sorted = sort_by == "path" && !reverse;
+        let key = match sort_by {
+            "path" => Some(SortKey::Path),
+            "modified" => Some(SortKey::Modified),
+            "accessed" => Some(SortKey::Accessed),
+            "created" => Some(SortKey::Created),
+            _ => None,
+        };
+        let order = key.filter(|_| !sorted).map(|key| Order { key, reverse });
         // GNU grep's rule: -m 0, or one empty pattern with -v (no pattern
         // at all counts as the empty one inverted), without -x or -w.
         let only_empty = patterns.len() == 1 && patterns[0].is_empty();
@@ -511,6 +601,7 @@ impl Config {
         // the operand), nor --files (which reads no file).
         let unserved = ["no_index", "dereference"];
         let index = (!sorted
+            && order.is_none()
             && !unserved.iter().any(|id| flag(id))
             && !gitignore
             && filter.chosen.is_none()
@@ -544,6 +635,7 @@ impl Config {
             max_depth: m.get_one::<usize>("max_depth").copied(),
             one_file_system: flag("one_file_system"),
             sorted,
+            order,
             gitignore,
             no_messages: flag("no_messages"),
             stats: flag("stats"),

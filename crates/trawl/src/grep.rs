@@ -66,9 +66,8 @@ impl<'a> Context<'a> {
 }
 
 /// Searches every target; returns the totals.
-pub fn run(ctx: &Context<'_>) -> Stats {
-    let cfg = ctx.cfg;
-    let mut stats = Stats::default();
+/// The walk of the operands, as the options configure it.
+fn walk_builder(cfg: &Config) -> WalkBuilder {
     let mut walk = WalkBuilder::new();
     walk.threads(cfg.threads)
         .follow_links(cfg.follow_links)
@@ -80,6 +79,13 @@ pub fn run(ctx: &Context<'_>) -> Stats {
         // A file open for reading; with extraction, a temporary file, an
         // extractor's pipes and the cache's files too.
         .visit_descriptors(if cfg.extract.is_some() { 8 } else { 1 });
+    walk
+}
+
+pub fn run(ctx: &Context<'_>) -> Stats {
+    let cfg = ctx.cfg;
+    let mut stats = Stats::default();
+    let mut walk = walk_builder(cfg);
     let mut roots = 0;
     for t in &cfg.targets {
         match t {
@@ -130,7 +136,30 @@ pub fn run(ctx: &Context<'_>) -> Stats {
     if roots == 0 || ctx.quit.load(Ordering::Relaxed) {
         return stats;
     }
-    if cfg.sorted {
+    if let Some(order) = cfg.order {
+        // The files that would be searched, sorted, then searched in that
+        // order (as operands of a sorted walk).
+        let mut files: Vec<(Option<std::time::SystemTime>, Vec<u8>)> = Vec::new();
+        for mut v in run_walk(cfg, &walk, |_| {
+            let mut v = GrepVisitor::new(ctx);
+            v.listed = Some(Vec::new());
+            v
+        }) {
+            stats.add(&v.finish());
+            files.extend(v.listed.take().unwrap_or_default().into_iter().map(|p| (None, p)));
+        }
+        order.sort(&mut files);
+        let mut again = walk_builder(cfg);
+        again.sorted(true);
+        for (_, path) in &files {
+            again.add_root_displayed(path, path);
+        }
+        if files.is_empty() {
+            return stats;
+        }
+        walk = again;
+    }
+    if cfg.sorted || cfg.order.is_some() {
         let threads = match cfg.threads {
             0 => crate::thread_growth::max_threads(&walk),
             _ => walk.thread_count(),
@@ -265,6 +294,9 @@ struct GrepVisitor<'a> {
     /// The last search failed to read its input (for an extracted stream:
     /// its text could not be extracted).
     last_read_failed: bool,
+    /// `--sort modified` and the like: the files to search are gathered
+    /// here first (not searched).
+    listed: Option<Vec<Vec<u8>>>,
 }
 
 impl<'a> GrepVisitor<'a> {
@@ -281,6 +313,7 @@ impl<'a> GrepVisitor<'a> {
             printer: Printer::new(&cfg.printer, output, counting(cfg)),
             last: SearchSummary::default(),
             last_read_failed: false,
+            listed: None,
         }
     }
 
@@ -399,6 +432,10 @@ impl GrepVisitor<'_> {
                 return WalkState::Continue;
             }
         }
+        if let Some(listed) = &mut self.listed {
+            listed.push(entry.path().to_vec());
+            return WalkState::Continue;
+        }
         self.ctx.matched.store(true, Ordering::Relaxed);
         match self.printer.list_file(entry.path()) {
             Ok(()) => WalkState::Continue,
@@ -458,7 +495,7 @@ impl Visitor for GrepVisitor<'_> {
         if !wanted || !cfg.filter.chosen(entry.path(), entry.depth(), EntryKind::File) {
             return WalkState::Continue;
         }
-        if cfg.printer.mode == OutputMode::Files {
+        if cfg.printer.mode == OutputMode::Files || self.listed.is_some() {
             return self.list(entry);
         }
         // With --search-zip, a file --include does not name may still be

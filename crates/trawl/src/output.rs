@@ -53,8 +53,9 @@ impl Stdout {
         // SAFETY: fd 1 stays open for the life of the process; ManuallyDrop
         // keeps this File from closing it.
         let file = ManuallyDrop::new(unsafe { File::from_raw_fd(1) });
-        let separator = trawl_printer::group_separator(&cfg.printer);
-        Stdout::on(file, cfg.printer.context, separator, cfg.printer.line_buffered)
+        let separator = trawl_printer::file_separator(&cfg.printer);
+        let separated = separator.is_some();
+        Stdout::on(file, separated, separator.unwrap_or_default(), cfg.printer.line_buffered)
     }
 
     /// Standard output for `trawl find` (no groups, no `--`).

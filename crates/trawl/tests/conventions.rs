@@ -379,13 +379,14 @@ fn json_output_has_every_field_of_ripgreps_with_its_values() {
         .file("b/c.txt", "nothing\nFOO here\n")
         .file_bytes(b"b/latin1.txt", b"caf\xe9 foo\nplain\n")
         .file("d.txt", "no match here\n");
-    let searches: [&[&str]; 6] = [
+    let searches: [&[&str]; 7] = [
         &["foo"],
         &["-i", "foo"],
         &["-C1", "foo"],
         &["-v", "foo"],
         &["-w", "-e", "bar", "-e", "baz"],
         &["-m1", "o"],
+        &["--replace", "<$1>", "(o+)"],
     ];
     for args in searches {
         let rg = crate::util::Cmd::new(crate::util::rg_bin(), t.path())
@@ -422,5 +423,180 @@ fn json_output_has_every_field_of_ripgreps_with_its_values() {
     assert_eq!(want.len(), got.len());
     for (i, (w, g)) in want.iter().zip(&got).enumerate() {
         assert_json_as_rg(w, g, &format!("stdin message {i}"));
+    }
+}
+
+/// Files for the output options: indented lines, several matches on a
+/// line, long lines, UTF-8, groups for --replace.
+fn output_tree() -> Tree {
+    let t = Tree::new();
+    t.file("a.txt", "  foo bar foo\nctx line\n    indented foo\nkey = value\nname=joe foo\n")
+        .file(
+            "b/c.txt",
+            "nothing\n\tfoo\tbar\nlast foo line that is rather long, longer than twenty\n",
+        )
+        .file("b/u.txt", "abécdef foo\nnaïve foo bar foo baz\n")
+        .file("d.txt", "no match\n");
+    t
+}
+
+/// Each output option prints what rg prints (uncolored, sorted by path).
+#[test]
+fn output_options_print_what_rg_prints() {
+    let t = output_tree();
+    let cases: &[&[&str]] = &[
+        &["-n", "--column", "-C1", "foo"],
+        &["--column", "-o", "foo"],
+        &["--column", "-b", "foo"],
+        &["--vimgrep", "foo"],
+        &["--vimgrep", "-i", "FOO|bar"],
+        &["--trim", "-n", "-C1", "foo"],
+        &["--trim", "-o", "\\s+foo"],
+        &["-M", "8", "-n", "foo"],
+        &["-M", "12", "-n", "-C1", "foo"],
+        &["-M", "8", "--max-columns-preview", "-n", "-C1", "foo"],
+        &["-M", "4", "--max-columns-preview", "foo"],
+        &["-o", "-M", "2", "foo"],
+        &["--passthru", "-n", "foo"],
+        &["--passthru", "foo"],
+        &["-v", "--column", "-n", "foo"],
+        &["--replace", "X$0Y", "-n", "foo"],
+        &["--replace", "[$0]", "-o", "foo"],
+        &["--replace", "$2:$1", "(\\w+)\\s*=\\s*(\\w+)"],
+        &["--replace", "<${k}>", "(?P<k>\\w+)="],
+        &["--replace", "$$-$9-$1a-", "([a-z]+)"],
+        &["-P", "--replace", "$2:$1", "(\\w+)\\s*=\\s*(\\w+)"],
+        &["-P", "--replace", "<${k}>", "(?<k>\\w+)="],
+        &["-F", "--replace", "<$0>", "foo"],
+        &["--heading", "-n", "-C1", "foo"],
+        &["--heading", "foo"],
+        &["--heading", "--no-heading", "foo"],
+        &["--trim", "--replace", "#", "-M", "12", "foo"],
+        &["--trim", "--replace", "#", "-n", "foo"],
+    ];
+    for args in cases {
+        let rg = crate::util::Cmd::new(crate::util::rg_bin(), t.path())
+            .args(["-uuu", "--no-heading", "--sort", "path", "--no-config"])
+            .args(args.iter().copied())
+            .args(["."])
+            .env("RIPGREP_CONFIG_PATH", "")
+            .run();
+        let trawl = t.trawl().args(["--sort", "path"]).args(args.iter().copied()).args(["."]).run();
+        assert!(rg.code <= 1, "rg {args:?}: {}", rg.stderr_str());
+        assert_eq!(
+            trawl.stdout_str(),
+            rg.stdout_str(),
+            "trawl {args:?} prints otherwise than rg (stderr: {})",
+            trawl.stderr_str()
+        );
+        assert_eq!(trawl.code, rg.code, "{args:?}");
+    }
+}
+
+#[test]
+fn sort_by_time_orders_files_as_rg_does() {
+    let t = Tree::new();
+    let names = ["m/one.txt", "a/two.txt", "z.txt", "b.txt"];
+    for (i, name) in names.iter().enumerate() {
+        t.file(name, "hit\n");
+        // Times a minute apart, in the list's order (not the names'). Access
+        // times in the future: reading the files (relatime) leaves them.
+        let minutes = std::time::Duration::from_secs(60 * i as u64);
+        let when = std::time::SystemTime::UNIX_EPOCH
+            + std::time::Duration::from_secs(1_600_000_000)
+            + minutes;
+        let accessed =
+            std::time::SystemTime::now() + std::time::Duration::from_secs(3600) + minutes;
+        let f = std::fs::File::options().write(true).open(t.path().join(name)).unwrap();
+        f.set_times(std::fs::FileTimes::new().set_modified(when).set_accessed(accessed)).unwrap();
+    }
+    for args in [
+        &["--sort", "modified", "-l"][..],
+        &["--sortr", "modified", "-l"],
+        &["--sort", "accessed", "-n"],
+        &["--sortr", "accessed", "-c"],
+        &["--sortr", "path", "-l"],
+        &["--sort", "path", "--sortr", "modified", "-l"],
+        &["--sortr", "modified", "--sort", "path", "-l"],
+        &["--sort", "modified", "--files"],
+    ] {
+        let rg = crate::util::Cmd::new(crate::util::rg_bin(), t.path())
+            .args(["-uuu", "--no-config"])
+            .args(args.iter().copied())
+            .args(
+                ["hit", "."].iter().copied().filter(|a| *a != "hit" || !args.contains(&"--files")),
+            )
+            .run();
+        let trawl = t
+            .trawl()
+            .args(args.iter().copied())
+            .args(
+                ["hit", "."].iter().copied().filter(|a| *a != "hit" || !args.contains(&"--files")),
+            )
+            .run();
+        assert_eq!(trawl.stdout_str(), rg.stdout_str(), "{args:?}: {}", trawl.stderr_str());
+    }
+    let want: Vec<String> = names.iter().map(|n| format!("./{n}")).collect();
+    let got = t.trawl().args(["--sort", "modified", "-l", "hit", "."]).run();
+    assert_eq!(got.stdout_str(), want.join("\n") + "\n");
+}
+
+#[test]
+fn no_color_turns_automatic_color_off_but_not_color_always() {
+    let t = Tree::new();
+    t.file("f", "a foo b\n");
+    let plain = t.trawl().env("NO_COLOR", "1").args(["foo", "f"]).run();
+    plain.assert_stdout("a foo b\n");
+    let forced = t.trawl().env("NO_COLOR", "1").args(["--color=always", "foo", "f"]).run();
+    assert!(forced.stdout_str().contains("\x1b["), "{:?}", forced.stdout_str());
+}
+
+#[test]
+fn hyperlinks_wrap_names_in_osc8_when_coloring() {
+    let t = Tree::new();
+    t.file("sp ace/a#b.txt", "foo\n");
+    let dir = std::fs::canonicalize(t.path()).unwrap();
+    let dir = dir.to_str().unwrap().replace(' ', "%20");
+    let r = t.trawl().args(["--color=always", "--hyperlink-format=vscode", "-n", "foo", "."]).run();
+    let link = format!("\x1b]8;;vscode://file{dir}/sp%20ace/a%23b.txt:1:1\x1b\\");
+    let out = r.stdout_str();
+    assert!(out.starts_with(&link), "{out:?}");
+    // The link covers the name and the line number, not the text.
+    let close = out.find("\x1b]8;;\x1b\\").expect("the link's end");
+    assert!(out[close..].contains("foo") && !out[..close].contains("foo"), "{out:?}");
+    // -l names files as links too; without color, none.
+    let r = t.trawl().args(["--color=always", "--hyperlink-format=file", "-l", "foo", "."]).run();
+    assert!(r.stdout_str().starts_with("\x1b]8;;file://"), "{:?}", r.stdout_str());
+    let r = t.trawl().args(["--hyperlink-format=vscode", "-l", "foo", "."]).run();
+    r.assert_stdout("./sp ace/a#b.txt\n");
+    let r = t.trawl().args(["--hyperlink-format=x{line}", "foo", "."]).run();
+    r.assert_code(2);
+    assert!(r.stderr_str().contains("{path} is required"), "{}", r.stderr_str());
+}
+
+/// -M's messages count matches when rg looked for them (a column, a
+/// replacement, color), as rg words them.
+#[test]
+fn max_columns_messages_are_rgs() {
+    let t = Tree::new();
+    t.file("f", "foo foo foo foo\nxxxxxx\nfoo xxxxxx\n");
+    for args in [
+        &["-M", "5", "--max-columns-preview", "--column", "foo"][..],
+        &["-M", "5", "--column", "foo"],
+        &["-M", "5", "--replace", "x", "foo"],
+        &["-M", "9", "--max-columns-preview", "--replace", "x", "foo"],
+        &["-M", "5", "--vimgrep", "foo"],
+        &["-M", "5", "--column", "-C1", "foo"],
+        &["-M", "5", "--max-columns-preview", "--column", "-C1", "foo"],
+        &["-M", "2", "--replace", "x", "-o", "foo"],
+        &["-M", "12", "--max-columns-preview", "--column", "foo"],
+    ] {
+        let rg = crate::util::Cmd::new(crate::util::rg_bin(), t.path())
+            .args(["--no-config", "-H", "--no-heading"])
+            .args(args.iter().copied())
+            .args(["f"])
+            .run();
+        let trawl = t.trawl().args(["-H"]).args(args.iter().copied()).args(["f"]).run();
+        assert_eq!(trawl.stdout_str(), rg.stdout_str(), "{args:?}");
     }
 }

@@ -158,6 +158,7 @@ impl<M: Matcher, S: Sink, R: Read> Scan<'_, M, S, R> {
             && self.part == Part::WHOLE
             && self.config.binary == BinaryMode::Detect
             && !self.config.invert
+            && !self.config.passthru
             && matches!(self.win.buf, Buf::Owned(_))
             && self.matcher.unanchored()
         {
