@@ -393,6 +393,7 @@ fn index_file(
         entry.key = key_of(&md);
         let mut first = true;
         let mut binary = false;
+        let mut transcoded = false;
         let mut total = 0u64;
         loop {
             let n = match f.read(buf) {
@@ -403,17 +404,22 @@ fn index_file(
             };
             if first {
                 binary = buf[..n].contains(&0);
+                transcoded = trawl_search::has_bom(&buf[..n]);
                 first = false;
             }
             grams.add(&buf[..n]);
             total += n as u64;
         }
         shared.progress.bytes.fetch_add(total, Ordering::Relaxed);
-        Ok((binary, f))
+        Ok((binary, transcoded, f))
     });
     match read {
-        Ok((binary, f)) => {
-            entry.class = if binary { Class::Binary } else { Class::Text };
+        Ok((binary, transcoded, f)) => {
+            entry.class = match (transcoded, binary) {
+                (true, _) => Class::Transcoded,
+                (false, true) => Class::Binary,
+                (false, false) => Class::Text,
+            };
             shared.progress.files.fetch_add(1, Ordering::Relaxed);
             let raw = grams.take_sorted();
             let random = looks_random(raw.len(), entry.key.size);

@@ -42,7 +42,7 @@ use roaring::RoaringBitmap;
 pub const MAGIC: &[u8; 8] = b"TRAWLIX\x01";
 /// Bumped whenever the layout or the meaning of a field changes: an index
 /// of another version is rebuilt, not misread.
-pub const VERSION: u32 = 9;
+pub const VERSION: u32 = 10;
 
 const TAG_META: u32 = 1;
 const TAG_DIRS: u32 = 2;
@@ -204,6 +204,10 @@ pub enum Class {
     /// documents corpus's index) but filtered: a [`Side::Filter`] under
     /// its number.
     Unindexed,
+    /// Starts with a byte-order mark: a search reads its text transcoded
+    /// (UTF-16 to UTF-8), which its bytes' grams do not tell: always
+    /// searched.
+    Transcoded,
 }
 
 /// Whether a text's distinct grams say its bytes look random: too many to
@@ -517,6 +521,7 @@ fn class_code(c: Class) -> u8 {
         Class::Binary => 2,
         Class::Unreadable => 3,
         Class::Unindexed => 4,
+        Class::Transcoded => 5,
     }
 }
 
@@ -527,6 +532,7 @@ fn class_of(code: u8) -> Option<Class> {
         2 => Class::Binary,
         3 => Class::Unreadable,
         4 => Class::Unindexed,
+        5 => Class::Transcoded,
         _ => return None,
     })
 }

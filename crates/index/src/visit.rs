@@ -286,7 +286,7 @@ pub fn plan(
                             false
                         }
                         _ => match e.class {
-                            Class::Unreadable => true,
+                            Class::Unreadable | Class::Transcoded => true,
                             Class::Unindexed => filtered(id),
                             _ => posted(id),
                         },

@@ -29,6 +29,9 @@ pub struct SearcherConfig {
     pub before_context: usize,
     /// `-A`: lines of context after each selected line.
     pub after_context: usize,
+    /// How bytes become text: transcoded after a byte-order mark (the
+    /// default), raw, or decoded from a given encoding.
+    pub encoding: crate::Encoding,
     /// `--passthru`: every line not selected is printed as context, as it
     /// is passed (none is held back waiting for a selected line).
     pub passthru: bool,

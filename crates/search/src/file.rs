@@ -10,6 +10,7 @@ use std::sync::OnceLock;
 
 use trawl_matcher::Matcher;
 
+use crate::encoding::{decoded, has_bom, peek, Encoding};
 use crate::{
     parallel, MmapChoice, Part, SearchError, SearchSummary, Searcher, SearcherConfig, Sink,
 };
@@ -109,20 +110,44 @@ impl Searcher {
         if self.too_short(matcher, hints.size) {
             return Ok(SearchOutcome::new(SearchSummary::default(), SearchedAs::Skipped));
         }
+        let sniff = match self.config.encoding {
+            Encoding::Forced(e) => return self.search_decoded(matcher, file, Some(e), sink),
+            Encoding::Sniff => true,
+            Encoding::Raw => false,
+        };
         let mut reader = FileReader::new(file, hints.short_read);
         if self.config.threads == 1 || self.config.stream {
-            let summary = self.search_reader(matcher, reader, sink)?;
+            let summary = match sniff {
+                true => {
+                    let len = self.read_some(&mut reader)?;
+                    if has_bom(&self.buf[..len]) {
+                        return self.search_decoded(matcher, file, None, sink);
+                    }
+                    self.search_prefilled(matcher, reader, sink, len)?
+                }
+                false => self.search_reader(matcher, reader, sink)?,
+            };
             return Ok(SearchOutcome::new(summary, SearchedAs::OnePass));
         }
         let size = match hints.size {
             Some(size) => size,
-            None => match self.read_first(&mut reader)? {
-                FirstRead::Filled(size) => size,
-                FirstRead::Partial(len) => {
-                    let summary = self.search_prefilled(matcher, reader, sink, len)?;
-                    return Ok(SearchOutcome::new(summary, SearchedAs::OnePass));
+            None => {
+                let first = self.read_first(&mut reader)?;
+                let len = match first {
+                    FirstRead::Filled(_) => self.config.read_size(),
+                    FirstRead::Partial(len) => len,
+                };
+                if sniff && has_bom(&self.buf[..len]) {
+                    return self.search_decoded(matcher, file, None, sink);
                 }
-            },
+                match first {
+                    FirstRead::Filled(size) => size,
+                    FirstRead::Partial(len) => {
+                        let summary = self.search_prefilled(matcher, reader, sink, len)?;
+                        return Ok(SearchOutcome::new(summary, SearchedAs::OnePass));
+                    }
+                }
+            }
         };
         // The CPUs are counted only for a file worth splitting.
         let threads = match size < self.config.parallel_min() {
@@ -132,6 +157,13 @@ impl Searcher {
         if threads < 2 {
             // A file stat'd after its first read goes on from the bytes read.
             let summary = match hints.size {
+                Some(_) if sniff => {
+                    let len = self.read_some(&mut reader)?;
+                    if has_bom(&self.buf[..len]) {
+                        return self.search_decoded(matcher, file, None, sink);
+                    }
+                    self.search_prefilled(matcher, reader, sink, len)?
+                }
                 Some(_) => self.search_reader(matcher, reader, sink)?,
                 None => {
                     let len = self.config.read_size();
@@ -147,8 +179,30 @@ impl Searcher {
             read_config = SearcherConfig { mmap: MmapChoice::never(), ..self.config.clone() };
             &read_config
         };
+        if sniff && hints.size.is_some() {
+            // Its first bytes were not read yet (a large file: one more read).
+            let mut start = [0u8; 3];
+            let n = std::os::unix::fs::FileExt::read_at(file, &mut start, 0)?;
+            if has_bom(&start[..n]) {
+                return self.search_decoded(matcher, file, None, sink);
+            }
+        }
         let summary = parallel::search_file(config, matcher, file, size, threads, sink)?;
         Ok(SearchOutcome::new(summary, SearchedAs::Parts))
+    }
+
+    /// Searches the text of a file's bytes decoded from `forced`, or as
+    /// its byte-order mark says (read from its start, whatever was read).
+    fn search_decoded<M: Matcher, S: Sink>(
+        &mut self,
+        matcher: &M,
+        file: &File,
+        forced: Option<&'static encoding_rs::Encoding>,
+        sink: &mut S,
+    ) -> Result<SearchOutcome, SearchError> {
+        let reader = ReadAt { file, at: 0 };
+        let summary = self.search_reader(matcher, decoded(reader, forced), sink)?;
+        Ok(SearchOutcome::new(summary, SearchedAs::OnePass))
     }
 
     /// Searches a stream that is not a regular file: standard input, a
@@ -165,28 +219,50 @@ impl Searcher {
         if self.too_short(matcher, size) {
             return Ok(SearchOutcome::new(SearchSummary::default(), SearchedAs::Skipped));
         }
-        let summary = self.search_reader(matcher, reader, sink)?;
+        let summary = match self.config.encoding {
+            Encoding::Raw => self.search_reader(matcher, reader, sink)?,
+            Encoding::Forced(e) => self.search_reader(matcher, decoded(reader, Some(e)), sink)?,
+            Encoding::Sniff => {
+                let (start, rest) = peek(reader)?;
+                let whole = io::Cursor::new(start).chain(rest);
+                match has_bom(whole.get_ref().0.get_ref()) {
+                    true => self.search_reader(matcher, decoded(whole, None), sink)?,
+                    false => self.search_reader(matcher, whole, sink)?,
+                }
+            }
+        };
         Ok(SearchOutcome::new(summary, SearchedAs::OnePass))
     }
 
     /// Whether a source of `size` bytes is shorter than any match (and
-    /// nothing is selected by `-v`).
+    /// nothing is selected by `-v`). Decoded, a byte may become up to
+    /// three (windows-1252's euro sign in UTF-8).
     fn too_short<M: Matcher>(&self, matcher: &M, size: Option<u64>) -> bool {
-        !self.config.invert && size.is_some_and(|s| s < matcher.min_len() as u64)
+        let most = match self.config.encoding {
+            Encoding::Raw => size,
+            _ => size.map(|s| s.saturating_mul(3)),
+        };
+        !self.config.invert && most.is_some_and(|s| s < matcher.min_len() as u64)
+    }
+
+    /// Reads once into the searcher's buffer; returns how much.
+    fn read_some(&mut self, reader: &mut FileReader<'_>) -> Result<usize, SearchError> {
+        let read_size = self.config.read_size();
+        crate::scan::grow_zeroed(&mut self.buf, read_size);
+        loop {
+            match reader.read(&mut self.buf[..read_size]) {
+                Ok(n) => return Ok(n),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e.into()),
+            }
+        }
     }
 
     /// Reads the file's first buffer into the searcher's buffer; when it
     /// fills, asks for the file's size.
     fn read_first(&mut self, reader: &mut FileReader<'_>) -> Result<FirstRead, SearchError> {
         let read_size = self.config.read_size();
-        crate::scan::grow_zeroed(&mut self.buf, read_size);
-        let n = loop {
-            match reader.read(&mut self.buf[..read_size]) {
-                Ok(n) => break n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e.into()),
-            }
-        };
+        let n = self.read_some(reader)?;
         if n < read_size {
             return Ok(FirstRead::Partial(n));
         }
@@ -213,6 +289,21 @@ enum FirstRead {
     /// It read this many bytes, fewer than the buffer holds: the file is
     /// small (or a short read came early): search it in one pass.
     Partial(usize),
+}
+
+/// Reads a file from an offset on, whatever its own offset (a file whose
+/// first bytes were read already is decoded from its start).
+struct ReadAt<'f> {
+    file: &'f File,
+    at: u64,
+}
+
+impl Read for ReadAt<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = std::os::unix::fs::FileExt::read_at(self.file, buf, self.at)?;
+        self.at += n as u64;
+        Ok(n)
+    }
 }
 
 /// The most Linux transfers in one read: a longer request returns short.

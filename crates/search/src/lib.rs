@@ -46,6 +46,7 @@ use trawl_matcher::Matcher;
 
 mod cancel;
 mod config;
+mod encoding;
 mod file;
 mod mapped;
 mod parallel;
@@ -55,6 +56,7 @@ mod sink;
 
 pub use cancel::Cancel;
 pub use config::{BinaryMode, LineTerminator, SearcherConfig, LONG_LINE};
+pub use encoding::{has_bom, Encoding};
 pub use file::{FileHints, MapParts, SearchOutcome, SearchedAs, ShortRead};
 pub use mapped::MmapChoice;
 pub use parallel::{search_file as search_file_parallel, PARALLEL_MIN, PART_SIZE};

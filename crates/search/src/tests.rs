@@ -162,6 +162,7 @@ fn configs() -> Vec<SearcherConfig> {
                     before_context: b,
                     after_context: a,
                     passthru,
+                    encoding: crate::Encoding::Sniff,
                     group_breaks,
                     max_count,
                     binary: BinaryMode::Text,

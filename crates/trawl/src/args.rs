@@ -58,6 +58,7 @@ pub fn command() -> Command {
         .arg(Arg::new("label").long("label").value_name("LABEL").value_parser(clap::value_parser!(OsString)).help("Name standard input LABEL in the output"))
         .arg(flag("binary_unix").short('U').long("binary").help("Accepted for GNU grep's sake: no effect on POSIX systems"))
         .arg(many("exclude_from").long("exclude-from").value_name("FILE").help("Skip files whose name matches a glob read from FILE (one per line)"))
+        .arg(Arg::new("encoding").long("encoding").value_name("LABEL").help("Decode files from LABEL (an encoding_rs label: latin1, utf-16le, shift_jis...; rg's -E, which is grep's here); 'none' searches raw bytes. By default a file starting with a UTF-16 or UTF-8 byte-order mark is transcoded to UTF-8 (-a searches its raw bytes)"))
         .arg(flag("text").short('a').long("text").help("Search binary files as text"))
         .arg(flag("skip_binary").short('I').help("Skip binary files (--binary-files=without-match)"))
         .arg(Arg::new("binary_files").long("binary-files").value_name("TYPE").value_parser(["binary", "text", "without-match"]).help("binary (default), text, without-match"))

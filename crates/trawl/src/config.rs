@@ -432,7 +432,15 @@ impl Config {
             true => (0, usize::MAX, false),
             false => (before, after, group_breaks),
         };
+        // -a searches raw bytes, unless an encoding is named.
+        let encoding = match m.get_one::<String>("encoding") {
+            Some(label) => trawl_search::Encoding::for_label(label)
+                .ok_or_else(|| format!("unknown encoding '{label}' (an encoding_rs label such as latin1, utf-16le, shift_jis; or none)"))?,
+            None if flag("text") => trawl_search::Encoding::Raw,
+            None => trawl_search::Encoding::Sniff,
+        };
         let searcher = SearcherConfig {
+            encoding,
             invert,
             line_numbers: lines_out && line_number,
             before_context: if lines_out { before } else { 0 },
@@ -600,8 +608,10 @@ impl Config {
         // Nor --glob, --type or --no-hidden (they choose by the path below
         // the operand), nor --files (which reads no file).
         let unserved = ["no_index", "dereference"];
+        let forced_encoding = matches!(searcher.encoding, trawl_search::Encoding::Forced(_));
         let index = (!sorted
             && order.is_none()
+            && !forced_encoding
             && !unserved.iter().any(|id| flag(id))
             && !gitignore
             && filter.chosen.is_none()

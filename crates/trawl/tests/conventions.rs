@@ -600,3 +600,101 @@ fn max_columns_messages_are_rgs() {
         assert_eq!(trawl.stdout_str(), rg.stdout_str(), "{args:?}");
     }
 }
+
+fn utf16(text: &str, little: bool) -> Vec<u8> {
+    let mark: [u8; 2] = if little { [0xFF, 0xFE] } else { [0xFE, 0xFF] };
+    let units = text.encode_utf16();
+    mark.into_iter()
+        .chain(units.flat_map(|u| if little { u.to_le_bytes() } else { u.to_be_bytes() }))
+        .collect()
+}
+
+fn encoded_tree() -> Tree {
+    let t = Tree::new();
+    t.file_bytes(b"le.txt", utf16("héllo wörld\nsecond foo line\nfoo\n", true))
+        .file_bytes(b"be.txt", utf16("foo BE\nnope\n", false))
+        .file_bytes(b"bom8.txt", b"\xEF\xBB\xBFfoo at start\n")
+        .file_bytes(b"latin.txt", b"caf\xe9 foo\n")
+        .file("plain.txt", "plain foo\n");
+    t
+}
+
+/// Byte-order marks are transcoded as rg does, and --encoding forces a
+/// decoding; -a and --encoding none search the raw bytes.
+#[test]
+fn encodings_are_searched_as_rg_searches_them() {
+    let t = encoded_tree();
+    for args in [
+        &["-n", "foo"][..],
+        &["-n", "^foo"],
+        &["-b", "-o", "foo"],
+        &["-c", "."],
+        &["-n", "wörld"],
+        &["--encoding", "latin1", "-n", "caf."],
+        &["--encoding", "utf-16le", "-n", "foo"],
+        &["--encoding", "none", "-l", "foo"],
+    ] {
+        let rg = crate::util::Cmd::new(crate::util::rg_bin(), t.path())
+            .args(["--no-config", "--no-heading", "-uuu", "--sort", "path", "-H"])
+            .args(args.iter().copied())
+            .args(["."])
+            .run();
+        let trawl =
+            t.trawl().args(["--sort", "path", "-H"]).args(args.iter().copied()).args(["."]).run();
+        assert_eq!(trawl.stdout_str(), rg.stdout_str(), "{args:?}: {}", trawl.stderr_str());
+    }
+    // -a reads raw bytes, as grep does (rg transcodes under -a too).
+    let raw = t.trawl().args(["--sort", "path", "-a", "-l", "foo", "."]).run();
+    raw.assert_stdout("./bom8.txt\n./latin.txt\n./plain.txt\n");
+    // Standard input too, and a file large enough to be searched in parts.
+    let le = utf16("one\ntwo foo\n", true);
+    t.trawl().args(["-n", "foo"]).stdin(&le).run().assert_stdout("2:two foo\n");
+    // 800,000 lines: 24 MB as UTF-16, above the size searched in parts.
+    let needle = |i: usize| i % 99_999 == 7;
+    let big: String = (0..800_000)
+        .map(|i| format!("line {i} {}\n", if needle(i) { "needle" } else { "hay" }))
+        .collect();
+    t.file_bytes(b"big16.txt", utf16(&big, true));
+    let want: String = (0..800_000)
+        .filter(|&i| needle(i))
+        .map(|i| format!("{}:line {i} needle\n", i + 1))
+        .collect();
+    for args in [&["-n", "needle", "big16.txt"][..], &["-n", "needle", "-j4", "big16.txt"]] {
+        t.trawl().args(args.iter().copied()).run().assert_stdout(&want);
+    }
+    let r = t.trawl().args(["--encoding", "bogus", "x", "."]).run();
+    r.assert_code(2);
+    assert!(r.stderr_str().starts_with("trawl: unknown encoding 'bogus'"), "{}", r.stderr_str());
+}
+
+/// An index never hides a transcoded file: its bytes' grams are not its
+/// text's.
+#[test]
+fn an_index_serves_transcoded_files_as_a_fresh_search() {
+    let t = encoded_tree();
+    let cache = t.path().join("cache");
+    t.trawl().env("XDG_CACHE_HOME", &cache).args(["index", "."]).run().assert_code(0);
+    for args in [&["-n", "foo"][..], &["-l", "wörld"], &["-I", "-l", "foo"], &["-c", "second"]] {
+        let indexed = t
+            .trawl()
+            .env("XDG_CACHE_HOME", &cache)
+            .args(["--sort", "path"])
+            .args(args.iter().copied())
+            .args(["."]);
+        let fresh = t
+            .trawl()
+            .env("XDG_CACHE_HOME", &cache)
+            .args(["--no-index", "--sort", "path"])
+            .args(args.iter().copied())
+            .args(["."]);
+        let (got, want) = (indexed.run(), fresh.run());
+        assert!(!want.stdout.is_empty(), "{args:?} finds something");
+        assert_eq!(got.stdout_str(), want.stdout_str(), "{args:?}");
+    }
+    let stats = t.trawl().env("XDG_CACHE_HOME", &cache).args(["--stats", "-l", "wörld", "."]).run();
+    assert!(
+        stats.stdout_str().contains("files passed over by the index"),
+        "the index served: {}",
+        stats.stdout_str()
+    );
+}
