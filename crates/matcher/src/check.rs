@@ -36,16 +36,22 @@ pub(crate) fn check_alone(
     pattern: &str,
     checker: Checker,
     offset_valid: bool,
+    text: crate::Text,
 ) -> Result<(), (Option<usize>, String)> {
+    let unicode = text == crate::Text::Unicode;
     let (offset, reason) = match checker {
-        Checker::Pcre => match pcre2::bytes::RegexBuilder::new().utf(false).build(pattern) {
-            Ok(_) => return Ok(()),
-            Err(e) => (e.offset(), crate::pcre::compile_error(&e)),
-        },
-        Checker::Rust => match crate::rust::parse(pattern, false, crate::LineTerminator::Newline) {
-            Ok(_) => return Ok(()),
-            Err(e) => e,
-        },
+        Checker::Pcre => {
+            match pcre2::bytes::RegexBuilder::new().utf(unicode).ucp(unicode).build(pattern) {
+                Ok(_) => return Ok(()),
+                Err(e) => (e.offset(), crate::pcre::compile_error(&e)),
+            }
+        }
+        Checker::Rust => {
+            match crate::rust::parse(pattern, false, crate::LineTerminator::Newline, text) {
+                Ok(_) => return Ok(()),
+                Err(e) => e,
+            }
+        }
     };
     Err((offset.filter(|_| offset_valid), reason))
 }

@@ -238,6 +238,22 @@ impl LineTerminator {
     }
 }
 
+/// What a pattern's characters are: bytes (the C locale, as GNU grep's
+/// `LC_ALL=C`), or Unicode characters in UTF-8 (a UTF-8 locale, as ripgrep
+/// always): `.` and negated classes then match one whole character, `-i`
+/// folds Unicode case, `\w \d \s \b` and POSIX classes cover Unicode,
+/// `\p{...}` names Unicode properties. Bytes that are not UTF-8 in the
+/// text never stop a search; a pattern that is not UTF-8 itself is read
+/// as bytes.
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
+pub enum Text {
+    /// Bytes (the default).
+    #[default]
+    Bytes,
+    /// Unicode characters encoded in UTF-8.
+    Unicode,
+}
+
 /// Which engine runs a regular expression.
 #[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
 pub enum Engine {
@@ -260,6 +276,7 @@ pub struct MatcherBuilder {
     word: bool,
     line: bool,
     terminator: LineTerminator,
+    text: Text,
 }
 
 impl MatcherBuilder {
@@ -310,6 +327,21 @@ impl MatcherBuilder {
         self
     }
 
+    /// Whether patterns are read as bytes or as Unicode text.
+    pub fn text(&mut self, text: Text) -> &mut Self {
+        self.text = text;
+        self
+    }
+
+    /// The text mode in force for `lines`: Unicode only when asked for and
+    /// every pattern is UTF-8.
+    fn text_for(&self, lines: &[Vec<u8>]) -> Text {
+        match self.text {
+            Text::Unicode if lines.iter().all(|l| std::str::from_utf8(l).is_ok()) => Text::Unicode,
+            _ => Text::Bytes,
+        }
+    }
+
     /// Compiles `patterns`; a line matches when any of them matches. A
     /// pattern that contains newlines counts as one pattern per line (grep).
     ///
@@ -318,8 +350,14 @@ impl MatcherBuilder {
     /// ([`Error::bad_patterns`]).
     pub fn build(&self, patterns: &[Vec<u8>]) -> Result<AnyMatcher, Error> {
         let (lines, ignore_case) = self.lines(patterns);
-        let opts =
-            Options { ignore_case, word: self.word, line: self.line, terminator: self.terminator };
+        let text = self.text_for(&lines);
+        let opts = Options {
+            ignore_case,
+            word: self.word,
+            line: self.line,
+            terminator: self.terminator,
+            text,
+        };
         if lines.is_empty() {
             // `-f /dev/null`: no pattern, no match.
             return Ok(AnyMatcher::Fixed(FixedMatcher::new(&[], false)?));
@@ -335,14 +373,23 @@ impl MatcherBuilder {
         };
         let regexes: Vec<String> = match syntax {
             Syntax::Fixed => {
-                let by_regex = self.word || self.line || self.engine == Engine::Pcre2;
+                // Unicode case: the fixed-string searches fold ASCII only, and
+                // `k` and `s` have non-ASCII folds (K, ſ).
+                let unicode_case = text == Text::Unicode
+                    && ignore_case
+                    && lines
+                        .iter()
+                        .flatten()
+                        .any(|b| !b.is_ascii() || matches!(b.to_ascii_lowercase(), b'k' | b's'));
+                let by_regex =
+                    self.word || self.line || self.engine == Engine::Pcre2 || unicode_case;
                 if !by_regex && !fixed::regex_engine_first(&lines, ignore_case) {
                     return Ok(AnyMatcher::Fixed(FixedMatcher::new(&lines, ignore_case)?));
                 }
                 // Longest first: leftmost-first then equals grep -F's leftmost-longest.
                 let mut sorted: Vec<&Vec<u8>> = lines.iter().collect();
                 sorted.sort_by_key(|p| std::cmp::Reverse(p.len()));
-                let escaped: Vec<String> = sorted.iter().map(|p| escape_bytes(p)).collect();
+                let escaped: Vec<String> = sorted.iter().map(|p| escape(p, text)).collect();
                 if by_regex {
                     return self.compile(&escaped, &opts);
                 }
@@ -372,8 +419,12 @@ impl MatcherBuilder {
         for p in patterns {
             lines.extend(p.split(|&b| b == b'\n').map(<[u8]>::to_vec));
         }
-        let ignore_case = self.ignore_case
-            || (self.smart_case && !lines.iter().any(|p| pattern_has_uppercase_letter(p)));
+        let unicode = self.text_for(&lines) == Text::Unicode;
+        let upper = |p: &Vec<u8>| match unicode {
+            true => pattern_has_uppercase(p),
+            false => pattern_has_uppercase_letter(p),
+        };
+        let ignore_case = self.ignore_case || (self.smart_case && !lines.iter().any(upper));
         (lines, ignore_case)
     }
 
@@ -381,7 +432,7 @@ impl MatcherBuilder {
     /// (`-G` translated); an error lists the `-G` patterns that are wrong.
     fn perl_patterns(&self, lines: &[Vec<u8>]) -> Result<Vec<String>, Error> {
         Ok(match self.syntax {
-            Syntax::Fixed => lines.iter().map(|p| escape_bytes(p)).collect(),
+            Syntax::Fixed => lines.iter().map(|p| escape(p, self.text_for(lines))).collect(),
             // Spelled for PCRE2: `\<` and `\>` need its lookarounds, so the
             // Rust engine declines a pattern holding them.
             Syntax::Basic => {
@@ -426,7 +477,7 @@ impl MatcherBuilder {
                 if !rust::has_rust_meaning(r) {
                     return None;
                 }
-                rust::parse(r, ignore_case, self.terminator).ok()
+                rust::parse(r, ignore_case, self.terminator, self.text_for(&lines)).ok()
             })
             .collect()
     }
@@ -444,7 +495,7 @@ impl MatcherBuilder {
             .zip(lines)
             .enumerate()
             .filter_map(|(index, (r, p))| {
-                check::check_alone(r, checker, same_text(p, r))
+                check::check_alone(r, checker, same_text(p, r), self.text_for(lines))
                     .err()
                     .map(|(offset, reason)| BadPattern { index, offset, reason })
             })
@@ -510,6 +561,7 @@ pub(crate) struct Options {
     pub(crate) word: bool,
     pub(crate) line: bool,
     pub(crate) terminator: LineTerminator,
+    pub(crate) text: Text,
 }
 
 /// The matcher chosen at run time; dispatches to one engine.
@@ -603,6 +655,17 @@ pub fn pattern_has_uppercase_letter(pattern: &[u8]) -> bool {
     })
 }
 
+/// As [`pattern_has_uppercase_letter`], for Unicode text: any uppercase
+/// letter (`É` too).
+fn pattern_has_uppercase(pattern: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(pattern);
+    tokens::tokens(&text, tokens::Brackets::Perl).any(|t| match t.kind {
+        tokens::TokenKind::Char { c, .. } => c.is_uppercase(),
+        tokens::TokenKind::PosixClass { end } => text[t.at..end].chars().any(char::is_uppercase),
+        _ => false,
+    })
+}
+
 /// Turns pattern bytes into pattern text: invalid UTF-8 bytes become `\xHH`
 /// escapes, which both engines read as that byte (the C locale).
 fn bytes_to_pattern(p: &[u8]) -> String {
@@ -682,6 +745,25 @@ fn is_plain(p: &[u8]) -> bool {
 }
 
 /// Escapes fixed-string bytes as a Perl pattern that matches them literally.
+/// A fixed string as a pattern of the text mode: in Unicode mode its
+/// non-ASCII characters stay themselves (`\xHH` would name a character).
+fn escape(p: &[u8], text: Text) -> String {
+    match (text, std::str::from_utf8(p)) {
+        (Text::Unicode, Ok(s)) => {
+            let mut out = String::with_capacity(p.len());
+            for c in s.chars() {
+                if c.is_ascii() && !(c.is_ascii_alphanumeric() || c == '_' || c == ' ') {
+                    out.push_str(&format!("\\x{:02X}", c as u32));
+                } else {
+                    out.push(c);
+                }
+            }
+            out
+        }
+        _ => escape_bytes(p),
+    }
+}
+
 fn escape_bytes(p: &[u8]) -> String {
     let mut out = String::new();
     for &b in p {

@@ -14,7 +14,7 @@ use regex_syntax::hir::{self, Class, ClassBytes, ClassBytesRange, Hir, HirKind, 
 
 use crate::fold::{FoldByte, FoldFinder};
 use crate::tokens::{tokens, Brackets, Token, TokenKind};
-use crate::{Error, ErrorKind, LineStream, LineTerminator, Match, Matcher, Options};
+use crate::{Error, ErrorKind, LineStream, LineTerminator, Match, Matcher, Options, Text};
 
 /// A pattern compiled by `regex-automata`, searching bytes.
 ///
@@ -180,7 +180,7 @@ impl RustMatcher {
         let term = opts.terminator.byte();
         let mut alternatives = Vec::with_capacity(patterns.len());
         for p in patterns {
-            let hir = parse(p, opts.ignore_case, opts.terminator)
+            let hir = parse(p, opts.ignore_case, opts.terminator, opts.text)
                 .map_err(|e| Error::new(ErrorKind::Syntax(e.1)))?;
             if opts.terminator == LineTerminator::Nul
                 && hir.properties().look_set().contains_anchor_line()
@@ -197,11 +197,11 @@ impl RustMatcher {
         if opts.line {
             hir = Hir::concat(vec![Hir::look(Look::StartLF), hir, Hir::look(Look::EndLF)]);
         } else if opts.word {
-            hir = Hir::concat(vec![
-                Hir::look(Look::WordStartHalfAscii),
-                hir,
-                Hir::look(Look::WordEndHalfAscii),
-            ]);
+            let (start, end) = match opts.text {
+                Text::Bytes => (Look::WordStartHalfAscii, Look::WordEndHalfAscii),
+                Text::Unicode => (Look::WordStartHalfUnicode, Look::WordEndHalfUnicode),
+            };
+            hir = Hir::concat(vec![Hir::look(start), hir, Hir::look(end)]);
         }
         let min_len = hir.properties().minimum_len().unwrap_or(usize::MAX);
         let inner = InnerLiterals::find(&hir).or_else(|| InnerLiterals::folded(&hir));
@@ -398,9 +398,19 @@ pub(crate) fn parse(
     pattern: &str,
     ignore_case: bool,
     terminator: LineTerminator,
+    text: Text,
 ) -> Result<Hir, (Option<usize>, String)> {
+    let unicode = text == Text::Unicode;
+    let rewritten;
+    let pattern = match unicode {
+        true => {
+            rewritten = unicode_posix_classes(pattern);
+            &rewritten
+        }
+        false => pattern,
+    };
     regex_syntax::ParserBuilder::new()
-        .unicode(false)
+        .unicode(unicode)
         .utf8(false)
         .multi_line(terminator == LineTerminator::Newline)
         .case_insensitive(ignore_case)
@@ -408,6 +418,46 @@ pub(crate) fn parse(
         .build()
         .parse(pattern)
         .map_err(|e| syntax_error_parts(&e))
+}
+
+/// POSIX classes as PCRE2 reads them in UTF mode with Unicode properties
+/// (the Rust parser's are ASCII in any mode): `[[:alpha:]]` is `\p{L}`,
+/// `[[:digit:]]` `\p{Nd}`, and so on; the others stay ASCII (PCRE2's
+/// `graph`, `print` and `punct` rules are its own). Offsets after a
+/// rewritten class move, so an error in such a pattern is named without
+/// one (the pattern is checked as written first).
+fn unicode_posix_classes(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let mut copied = 0;
+    for t in tokens(pattern, Brackets::Perl) {
+        let TokenKind::PosixClass { end } = t.kind else { continue };
+        let class = &pattern[t.at..end];
+        let (negated, name) = match class.strip_prefix("[:^") {
+            Some(rest) => (true, rest.trim_end_matches(":]")),
+            None => (false, class.trim_start_matches("[:").trim_end_matches(":]")),
+        };
+        let unicode = match name {
+            "alpha" => "\\p{L}",
+            "alnum" => "\\p{L}\\p{N}",
+            "digit" => "\\p{Nd}",
+            "lower" => "\\p{Ll}",
+            "upper" => "\\p{Lu}",
+            "space" => "\\s",
+            "word" => "\\p{L}\\p{N}_",
+            "blank" => "\\t\\p{Zs}",
+            "cntrl" => "\\p{Cc}",
+            _ => continue,
+        };
+        out.push_str(&pattern[copied..t.at]);
+        match negated {
+            // A negated POSIX class inside a class: a nested negated class.
+            true => out.push_str(&format!("[^{unicode}]")),
+            false => out.push_str(unicode),
+        }
+        copied = end;
+    }
+    out.push_str(&pattern[copied..]);
+    out
 }
 
 /// The offset and the reason of a parse error.

@@ -6,7 +6,7 @@ use std::os::unix::ffi::{OsStrExt, OsStringExt};
 
 use clap::ArgMatches;
 use trawl_index::visit::BinaryFiles;
-use trawl_matcher::{AnyMatcher, Engine, LineTerminator, MatcherBuilder, Syntax};
+use trawl_matcher::{AnyMatcher, Engine, LineTerminator, MatcherBuilder, Syntax, Text};
 use trawl_printer::{Colors, OutputMode, PrinterConfig};
 use trawl_search::{BinaryMode, Cancel, MmapChoice, SearcherConfig};
 use trawl_select::glob::Glob;
@@ -254,6 +254,19 @@ impl Filter {
     }
 }
 
+/// Whether the locale's characters are UTF-8: the first of `LC_ALL`,
+/// `LC_CTYPE` and `LANG` that is set and not empty names it (as setlocale
+/// reads them); unset, `C` and `POSIX` are bytes.
+pub fn utf8_locale() -> bool {
+    let value = ["LC_ALL", "LC_CTYPE", "LANG"]
+        .iter()
+        .find_map(|k| std::env::var_os(k).filter(|v| !v.is_empty()));
+    value.is_some_and(|v| {
+        let v = v.to_string_lossy().to_ascii_lowercase();
+        v.contains("utf-8") || v.contains("utf8")
+    })
+}
+
 /// The last index at which any of the flags `ids` was given.
 fn last_given(m: &ArgMatches, ids: &[&str]) -> Option<usize> {
     ids.iter()
@@ -347,7 +360,8 @@ impl Config {
             .smart_case(flag("smart_case") && !flag("ignore_case"))
             .word(flag("word"))
             .line(flag("line"))
-            .terminator(terminator);
+            .terminator(terminator)
+            .text(if utf8_locale() { Text::Unicode } else { Text::Bytes });
         let matcher = mb.build(&patterns.lines).map_err(|e| match e.bad_patterns() {
             [] => e.to_string(),
             bad => patterns.describe(bad),

@@ -698,3 +698,107 @@ fn an_index_serves_transcoded_files_as_a_fresh_search() {
         stats.stdout_str()
     );
 }
+
+/// A UTF-8 fixture: accents, Greek, CJK around ASCII words, the Kelvin
+/// sign and long s (Unicode case folds of k and s), bytes that are not
+/// UTF-8.
+fn unicode_tree() -> Tree {
+    let t = Tree::new();
+    t.file_bytes(
+        b"u.txt",
+        "ÉCOLE\nnaïve café\nαβγ Greek ΑΒΓ\n中文foo中文\nfoo bar\nKELVIN \u{212A} sign\n\u{17F}top\nStraße STRASSE\n".as_bytes(),
+    )
+    .file_bytes(b"bad.txt", b"\xff\xff bad foo \xc3 caf\xc3\xa9\nplain\n");
+    t
+}
+
+/// In a UTF-8 locale patterns are Unicode-aware as in rg; in the C locale
+/// they stay bytes.
+#[test]
+fn utf8_locale_patterns_match_as_rg_matches() {
+    let t = unicode_tree();
+    let cases: &[&[&str]] = &[
+        &["-i", "école"],
+        &["-i", "ÉCOLE"],
+        &["-o", "\\w+"],
+        &["-o", "\\p{Greek}+"],
+        &["-w", "foo"],
+        &["-i", "k"],
+        &["-i", "-o", "stop"],
+        &["-o", "."],
+        &["-o", "[^a ]+"],
+        &["-x", ".{5}"],
+        &["-o", "\\b\\w{4}\\b"],
+        &["-F", "-i", "école"],
+        &["-F", "-i", "-o", "kelvin"],
+        &["-o", "-i", "[α-γ]+"],
+        &["-S", "école"],
+        &["-S", "École"],
+        &["-o", "\\d+|\\s+"],
+        &["-P", "-o", "\\w+"],
+        &["-P", "-w", "foo"],
+        &["-P", "-i", "école"],
+        &["-o", "caf."],
+        &["-o", "(?-u:\\xff)"],
+    ];
+    for args in cases {
+        let rg = crate::util::Cmd::new(crate::util::rg_bin(), t.path())
+            .env("LC_ALL", "C.UTF-8")
+            .args(["--no-config", "--no-heading", "-n", "-H", "--sort", "path", "-a"])
+            .args(args.iter().copied())
+            .args(["."])
+            .run();
+        let trawl = t
+            .trawl()
+            .env("LC_ALL", "C.UTF-8")
+            .args(["-n", "-H", "--sort", "path"])
+            .args(args.iter().copied())
+            .args(["."])
+            .run();
+        assert_eq!(trawl.stdout_str(), rg.stdout_str(), "{args:?}: {}", trawl.stderr_str());
+    }
+    // The C locale: bytes (as GNU grep -P with LC_ALL=C).
+    let c = t.trawl().args(["-i", "-c", "école", "u.txt"]).run();
+    c.assert_stdout("0\n");
+    let utf8 = t
+        .trawl()
+        .env("LC_ALL", "")
+        .env("LANG", "en_US.UTF-8")
+        .args(["-i", "-c", "école", "u.txt"])
+        .run();
+    utf8.assert_stdout("1\n");
+}
+
+/// POSIX classes cover Unicode as GNU grep's do in a UTF-8 locale (rg's
+/// are ASCII).
+#[test]
+fn utf8_locale_posix_classes_match_as_gnu_grep_matches() {
+    let t = unicode_tree();
+    for args in [
+        &["-o", "[[:alpha:]]+"][..],
+        &["-o", "[[:upper:]]+"],
+        &["-o", "[[:alnum:]]+"],
+        &["-o", "[^[:alpha:][:space:]]+"],
+        &["-o", "[[:space:]]+"],
+        &["-c", "[[:digit:]]"],
+        &["-o", "\\w+"],
+        &["-wo", "\\w+"],
+        &["-i", "-o", "straße"],
+    ] {
+        let grep = t
+            .grep()
+            .env("LC_ALL", "C.UTF-8")
+            .args(["-E", "-a", "-n"])
+            .args(args.iter().copied())
+            .args(["u.txt"])
+            .run();
+        let trawl = t
+            .trawl()
+            .env("LC_ALL", "C.UTF-8")
+            .args(["-n"])
+            .args(args.iter().copied())
+            .args(["u.txt"])
+            .run();
+        assert_eq!(trawl.stdout_str(), grep.stdout_str(), "{args:?}");
+    }
+}
