@@ -192,9 +192,15 @@ impl Part {
 /// ("PCRE2: error compiling pattern at offset N: ").
 pub(crate) fn compile_error(e: &pcre2::Error) -> String {
     let text = e.to_string();
-    match text.splitn(3, ": ").nth(2) {
+    let reason = match text.splitn(3, ": ").nth(2) {
         Some(reason) => reason.to_string(),
         None => text,
+    };
+    // The engine's option names are not the user's business:
+    // "two named subpatterns have the same name (PCRE2_DUPNAMES not set)".
+    match reason.find(" (PCRE2_") {
+        Some(i) if reason.ends_with(')') => reason[..i].to_string(),
+        _ => reason,
     }
 }
 

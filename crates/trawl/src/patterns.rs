@@ -66,10 +66,11 @@ impl Patterns {
         }
     }
 
-    /// The message for patterns that do not compile: one line per pattern,
+    /// The message for patterns that do not compile: a line per pattern,
     /// `FILE:LINE: reason` for a pattern from a file (as GNU grep), and
-    /// where the engine stopped in the pattern, when that is known. The
-    /// caller prefixes the first line with `trawl: `.
+    /// where the engine stopped in the pattern, when that is known: then
+    /// the pattern follows, with a caret under that place (as rg shows
+    /// it). The caller prefixes the first line with `trawl: `.
     pub fn describe(&self, bad: &[BadPattern]) -> String {
         let mut out = String::new();
         for (k, b) in bad.iter().enumerate() {
@@ -83,10 +84,14 @@ impl Patterns {
             if let (Some(at), Some(pattern)) = (b.offset, self.lines.get(b.index)) {
                 let mut shown = Vec::new();
                 trawl_diag::escape_controls(&mut shown, pattern);
-                out.push_str(&format!(
-                    " (at offset {at} in '{}')",
-                    String::from_utf8_lossy(&shown)
-                ));
+                let shown = String::from_utf8_lossy(&shown);
+                out.push_str(&format!(" (at offset {at} in '{shown}')"));
+                // The caret goes under the character at the offset (past
+                // the end for a pattern that ends too early).
+                let mut before = Vec::new();
+                trawl_diag::escape_controls(&mut before, &pattern[..at.min(pattern.len())]);
+                let column = String::from_utf8_lossy(&before).chars().count();
+                out.push_str(&format!("\n    {shown}\n    {}^", " ".repeat(column)));
             }
         }
         out

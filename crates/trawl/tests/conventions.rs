@@ -802,3 +802,29 @@ fn utf8_locale_posix_classes_match_as_gnu_grep_matches() {
         assert_eq!(trawl.stdout_str(), grep.stdout_str(), "{args:?}");
     }
 }
+
+/// A bad pattern: the reason, the pattern, a caret under the place (a
+/// character, not a byte, further on for each character before it), and
+/// nothing of the engine's own names.
+#[test]
+fn bad_patterns_show_a_caret_under_the_place() {
+    let t = Tree::new();
+    t.file("f", "x\n").file("pats", "ok\nnaïve(\n");
+    let r = t.trawl().args(["-e", "é(x", "f"]).run();
+    r.assert_code(2);
+    assert_eq!(
+        r.stderr_str(),
+        "trawl: missing closing parenthesis (at offset 4 in 'é(x')\n    é(x\n       ^\n"
+    );
+    let r = t.trawl().args(["-f", "pats", "f"]).run();
+    assert_eq!(
+        r.stderr_str(),
+        "trawl: pats:2: missing closing parenthesis (at offset 7 in 'naïve(')\n    naïve(\n          ^\n"
+    );
+    let r = t.trawl().args(["-e", "(?<n>a)(?<n>b)", "f"]).run();
+    let err = r.stderr_str();
+    assert!(err.starts_with("trawl: two named subpatterns have the same name (at offset"), "{err}");
+    assert!(!err.contains("PCRE2"), "{err}");
+    let r = t.trawl().args(["--engine", "rust", "-e", "a{2,1}", "f"]).run();
+    assert!(r.stderr_str().ends_with("    a{2,1}\n     ^\n"), "{}", r.stderr_str());
+}

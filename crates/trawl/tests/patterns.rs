@@ -415,7 +415,8 @@ engines!(pcre: patterns_keep_their_own_groups, |e| {
 
 // Issue 13 #8: a syntax error names the pattern, not the engine: the reason
 // as grep -P gives it (no "PCRE2", no offset inside the -x wrapper), and
-// where in the pattern, on one line; the backtracking limit is grep's
+// where in the pattern, on one line; then (issue 18) the pattern with a
+// caret under that place, as rg shows it. The backtracking limit is grep's
 // message.
 #[test]
 fn errors_speak_of_the_pattern() {
@@ -431,7 +432,9 @@ fn errors_speak_of_the_pattern() {
         let err = run.stderr_str();
         assert!(!err.contains("PCRE2"), "{err}");
         let grep = t.grep().args(["-P", "-e", p]).stdin("").run();
-        let want = format!("trawl: {} (at offset {at} in '{p}')\n", messages(&grep.stderr)[0]);
+        let caret = format!("    {p}\n    {}^\n", " ".repeat(at));
+        let want =
+            format!("trawl: {} (at offset {at} in '{p}')\n{caret}", messages(&grep.stderr)[0]);
         assert_eq!(err, want);
     }
     t.file("bt.txt", format!("{}b\n", "a".repeat(40)));
