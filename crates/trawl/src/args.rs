@@ -5,7 +5,141 @@ use std::os::unix::ffi::{OsStrExt, OsStringExt};
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 
+/// The option groups of `--help` and the man page, in order.
+const HEADINGS: [(&str, &[&str]); 9] = [
+    (
+        "Patterns",
+        &[
+            "regexp",
+            "file",
+            "fixed",
+            "basic",
+            "extended",
+            "perl",
+            "engine",
+            "ignore_case",
+            "no_ignore_case",
+            "smart_case",
+            "word",
+            "line",
+        ],
+    ),
+    ("Selecting lines", &["invert", "max_count", "null_data"]),
+    (
+        "Output",
+        &[
+            "count",
+            "files_with_matches",
+            "files_without_match",
+            "only_matching",
+            "quiet",
+            "no_messages",
+            "line_number",
+            "no_line_number",
+            "byte_offset",
+            "with_filename",
+            "no_filename",
+            "color",
+            "null",
+            "initial_tab",
+            "label",
+            "column",
+            "no_column",
+            "vimgrep",
+            "heading",
+            "no_heading",
+            "trim",
+            "max_columns",
+            "max_columns_preview",
+            "replace",
+            "passthru",
+            "hyperlink_format",
+            "json",
+            "stats",
+            "sort",
+            "sortr",
+            "line_buffered",
+        ],
+    ),
+    ("Context", &["after", "before", "context", "group_separator", "no_group_separator"]),
+    (
+        "Choosing files",
+        &[
+            "recursive",
+            "dereference",
+            "devices",
+            "directories",
+            "include",
+            "exclude",
+            "exclude_from",
+            "exclude_dir",
+            "gitignore",
+            "no_gitignore",
+            "glob",
+            "iglob",
+            "type",
+            "type_not",
+            "type_add",
+            "type_clear",
+            "type_list",
+            "files",
+            "max_filesize",
+            "no_hidden",
+            "hidden",
+            "code",
+            "max_depth",
+            "one_file_system",
+        ],
+    ),
+    (
+        "Binary files and encodings",
+        &["text", "skip_binary", "binary_files", "binary_unix", "encoding"],
+    ),
+    (
+        "Compressed files, archives and documents",
+        &["search_zip", "docs", "extract_jobs", "extract_timeout", "max_archive_depth", "no_cache"],
+    ),
+    ("Speed", &["threads", "no_mmap", "no_index"]),
+    ("Configuration and help", &["no_config", "generate", "help", "version"]),
+];
+
+/// What `--help` says before the options.
+const BEFORE_OPTIONS: &str = "\
+PATTERN is a Perl-compatible regular expression (-F: fixed strings, -G: POSIX basic
+ones); with -e or -f every operand is a PATH. PATHs are files and directories,
+searched recursively ('-' is standard input). With no PATH: standard input when it is
+not a terminal, else the current directory (with -r, always the current directory).
+Nothing is skipped unless asked: hidden, git-ignored and binary files are searched
+(-k skips them, as rg). In a UTF-8 locale patterns are Unicode-aware; in C, bytes.";
+
+/// What `--help` says after the options.
+const AFTER_OPTIONS: &str = "\
+Examples:
+  trawl -n 'fn main' src           search a tree, in grep's format
+  trawl -k -n TODO                 a code repository: skip git's ignores, hidden and binary files
+  trawl --files -t rust            list the files a search would read (no pattern)
+  trawl --vimgrep -w parse_args    FILE:LINE:COLUMN:TEXT for an editor's quickfix list
+  trawl --docs -i 'invoice 2024' ~/Documents
+                                   PDFs, office files, e-books, compressed files, archives
+  trawl find . -name '*.log' -mtime -1 -contains ERROR
+                                   GNU find's expressions, with content tests (trawl find --help)
+  trawl index ~/src/linux          index a tree: searches below it read only what may match
+                                   (trawl index --help)
+
+Default arguments, one per line: $TRAWL_CONFIG_PATH, else $XDG_CONFIG_HOME/trawl/config
+(--no-config ignores it). Exit status: 0 a line was selected, 1 none, 2 an error.";
+
 pub fn command() -> Command {
+    let mut cmd = definition();
+    for (heading, ids) in HEADINGS {
+        for id in ids {
+            cmd = cmd.mut_arg(*id, |a| a.help_heading(heading));
+        }
+    }
+    cmd
+}
+
+fn definition() -> Command {
     let flag = |name: &'static str| Arg::new(name).action(ArgAction::SetTrue);
     let many = |name: &'static str| {
         Arg::new(name).action(ArgAction::Append).value_parser(clap::value_parser!(OsString))
@@ -14,19 +148,22 @@ pub fn command() -> Command {
     Command::new("trawl")
         .version(env!("CARGO_PKG_VERSION"))
         .about("Search huge file trees at the speed of the disk.")
+        .before_help(BEFORE_OPTIONS)
+        .after_help(AFTER_OPTIONS)
+        .help_template("{about}\n\n{usage-heading} {usage}\n\n{before-help}{all-args}{after-help}")
         .override_usage("trawl [OPTIONS] PATTERN [PATH...]\n       trawl [OPTIONS] -e PATTERN... [PATH...]\n       trawl [OPTIONS] -f FILE... [PATH...]")
         .disable_help_flag(true)
         .disable_version_flag(true)
         .args_override_self(true)
-        .arg(Arg::new("pattern_or_path").action(ArgAction::Append).value_parser(clap::value_parser!(OsString)).num_args(0..).help("The pattern (unless -e or -f is given), then files and directories to search"))
+        .arg(Arg::new("pattern_or_path").action(ArgAction::Append).value_parser(clap::value_parser!(OsString)).num_args(0..).value_name("PATTERN").hide(true).help("The pattern (unless -e or -f is given), then files and directories to search"))
         .arg(many("regexp").short('e').long("regexp").value_name("PATTERN").help("Use PATTERN (may be repeated)").allow_hyphen_values(true))
         .arg(many("file").short('f').long("file").value_name("FILE").help("Read patterns from FILE, one per line"))
         .arg(flag("fixed").short('F').long("fixed-strings").help("Patterns are fixed strings"))
         .arg(flag("basic").short('G').long("basic-regexp").help("Patterns are POSIX basic regular expressions"))
-        .arg(flag("extended").short('E').long("extended-regexp").help("Patterns are Perl-compatible (the default dialect)"))
+        .arg(flag("extended").short('E').long("extended-regexp").help("Patterns are extended regular expressions, read as Perl-compatible ones (the default): ERE's operators mean the same there, and a backslash before a letter follows Perl"))
         .arg(flag("perl").short('P').long("perl-regexp").help("Use PCRE2 (with JIT)"))
         .arg(Arg::new("engine").long("engine").value_parser(["auto", "rust", "pcre2"]).help("Regex engine: auto (Rust regex unless PCRE2 is needed), rust, pcre2"))
-        .arg(flag("ignore_case").short('i').short_alias('y').long("ignore-case").help("Ignore case (ASCII)"))
+        .arg(flag("ignore_case").short('i').short_alias('y').long("ignore-case").help("Ignore case (Unicode case folding in a UTF-8 locale, ASCII in C)"))
         .arg(flag("no_ignore_case").long("no-ignore-case").help("Do not ignore case"))
         .arg(flag("smart_case").short('S').long("smart-case").help("Ignore case unless a pattern has an uppercase letter"))
         .arg(flag("word").short('w').long("word-regexp").help("Match only whole words"))
@@ -42,7 +179,7 @@ pub fn command() -> Command {
         .arg(flag("no_line_number").short('N').long("no-line-number").help("Do not print line numbers (the default on a terminal is to print them)"))
         .arg(flag("byte_offset").short('b').long("byte-offset").help("Print the byte offset of each line (or match with -o)"))
         .arg(flag("with_filename").short('H').long("with-filename").help("Print the file name for each match"))
-        .arg(flag("no_filename").short('h').long("no-filename").help("Never print file names"))
+        .arg(flag("no_filename").short('h').long("no-filename").help("Never print file names (grep's -h; the help is --help)"))
         .arg(num("max_count").short('m').long("max-count").value_name("NUM").help("Stop after NUM selected lines per file"))
         .arg(num("after").short('A').long("after-context").value_name("NUM").help("Print NUM lines of trailing context"))
         .arg(num("before").short('B').long("before-context").value_name("NUM").help("Print NUM lines of leading context"))

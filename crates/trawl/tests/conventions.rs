@@ -828,3 +828,35 @@ fn bad_patterns_show_a_caret_under_the_place() {
     let r = t.trawl().args(["--engine", "rust", "-e", "a{2,1}", "f"]).run();
     assert!(r.stderr_str().ends_with("    a{2,1}\n     ^\n"), "{}", r.stderr_str());
 }
+
+/// --help: the synopsis, PATTERN and the standard-input rule, options in
+/// groups, examples for the common tasks; -h stays grep's --no-filename.
+#[test]
+fn help_groups_options_and_shows_examples() {
+    let t = Tree::new();
+    t.file("f", "x\n");
+    let r = t.trawl().args(["--help"]).run();
+    r.assert_code(0);
+    let help = r.stdout_str();
+    for part in [
+        "Usage: trawl [OPTIONS] PATTERN [PATH...]",
+        "With no PATH: standard input when it is",
+        "Patterns:",
+        "Output:",
+        "Context:",
+        "Choosing files:",
+        "Binary files and encodings:",
+        "Compressed files, archives and documents:",
+        "Examples:",
+        "trawl -k -n TODO",
+        "trawl --files -t rust",
+        "trawl --docs",
+        "trawl find .",
+        "extended regular expressions, read as Perl-compatible",
+    ] {
+        assert!(help.contains(part), "--help lacks {part:?}");
+    }
+    // Every option is in a group (none left under clap's "Options:").
+    assert!(!help.contains("\nOptions:"), "{help}");
+    t.trawl().args(["-h", "x", "f", "f"]).run().assert_stdout("x\nx\n");
+}
