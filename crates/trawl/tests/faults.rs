@@ -1361,7 +1361,11 @@ fn invalid_regex_reports_an_offset_under_every_engine() {
             let err = String::from_utf8_lossy(&r.stderr);
             assert!(err.starts_with("trawl: "), "{}", r.ctx());
             assert!(err.contains("offset"), "no offset in the message\n{}", r.ctx());
-            assert_eq!(err.lines().count(), 1, "one line\n{}", r.ctx());
+            // One line of message, then (issue 18) the pattern and a caret.
+            let lines: Vec<&str> = err.lines().collect();
+            assert_eq!(lines.len(), 3, "a message and a caret\n{}", r.ctx());
+            assert_eq!(lines[1].trim(), pat, "{}", r.ctx());
+            assert_eq!(lines[2].trim(), "^", "{}", r.ctx());
         }
     }
     // find -contains too (find's errors exit with 1).
