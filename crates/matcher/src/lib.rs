@@ -277,6 +277,8 @@ pub struct MatcherBuilder {
     line: bool,
     terminator: LineTerminator,
     text: Text,
+    multiline: bool,
+    dot_all: bool,
 }
 
 impl MatcherBuilder {
@@ -327,6 +329,19 @@ impl MatcherBuilder {
         self
     }
 
+    /// `--multiline`: a match may span lines (`\n` matches a newline); the
+    /// searcher then gives the matcher whole texts, not lines.
+    pub fn multiline(&mut self, yes: bool) -> &mut Self {
+        self.multiline = yes;
+        self
+    }
+
+    /// `--multiline-dotall`: with `--multiline`, `.` matches a newline.
+    pub fn dot_all(&mut self, yes: bool) -> &mut Self {
+        self.dot_all = yes;
+        self
+    }
+
     /// Whether patterns are read as bytes or as Unicode text.
     pub fn text(&mut self, text: Text) -> &mut Self {
         self.text = text;
@@ -357,6 +372,8 @@ impl MatcherBuilder {
             line: self.line,
             terminator: self.terminator,
             text,
+            multiline: self.multiline,
+            dot_all: self.dot_all,
         };
         if lines.is_empty() {
             // `-f /dev/null`: no pattern, no match.
@@ -562,6 +579,10 @@ pub(crate) struct Options {
     pub(crate) line: bool,
     pub(crate) terminator: LineTerminator,
     pub(crate) text: Text,
+    /// `--multiline`: a match may span lines.
+    pub(crate) multiline: bool,
+    /// `--multiline-dotall`: `.` matches a newline too.
+    pub(crate) dot_all: bool,
 }
 
 /// The matcher chosen at run time; dispatches to one engine.

@@ -57,6 +57,8 @@ enum Mode {
     ConfirmAlways,
     /// The buffer may hide a line's match: search each line on its own.
     LineByLine,
+    /// `--multiline`: a match may span lines; the buffer's hit is the answer.
+    Spanning,
 }
 
 impl PcreMatcher {
@@ -83,7 +85,9 @@ impl Part {
         // does: `^` and `$` at its ends (`$` not before a final newline:
         // grep sets PCRE2_DOLLAR_ENDONLY), `(?m)` anchors at its newlines.
         let record = opts.terminator == LineTerminator::Nul;
-        let mode = if record {
+        let mode = if opts.multiline {
+            Mode::Spanning
+        } else if record {
             Mode::LineByLine
         } else {
             patterns.iter().map(|p| classify(p)).max().unwrap_or(Mode::Direct)
@@ -111,13 +115,17 @@ impl Part {
         let regex = RegexBuilder::new()
             .caseless(opts.ignore_case)
             .multi_line(!record)
+            .dotall(opts.dot_all)
             .utf(opts.text == crate::Text::Unicode)
             .ucp(opts.text == crate::Text::Unicode)
             .jit_if_available(true)
             .max_jit_stack_size(Some(16 << 20))
             .build(&full)
             .map_err(|e| Error::new(ErrorKind::Syntax(compile_error(&e))))?;
-        let required = pcre_info::required_byte(&full, opts.ignore_case, !record);
+        let required = match opts.multiline {
+            true => None,
+            false => pcre_info::required_byte(&full, opts.ignore_case, !record),
+        };
         Ok(Part { regex, mode, required, term: opts.terminator.byte() })
     }
 
@@ -141,6 +149,9 @@ impl Part {
     }
 
     fn find_at(&self, hay: &[u8], mut at: usize) -> Result<Option<Match>, Error> {
+        if self.mode == Mode::Spanning {
+            return Ok(self.find_raw(hay, at)?.map(|(s, e)| Match::new(s, e)));
+        }
         if let Some(byte) = self.required {
             let other = if byte.is_ascii_alphabetic() { byte ^ 0x20 } else { byte };
             while at <= hay.len() {
@@ -225,7 +236,10 @@ impl Matcher for PcreMatcher {
         for part in rest {
             // Only a match that starts earlier can win, and a match never
             // spans lines: the search ends with the best match's line.
-            let limit = best.map_or(hay.len(), |b| line_end(hay, b.start, part.term));
+            let limit = match part.mode {
+                Mode::Spanning => hay.len(),
+                _ => best.map_or(hay.len(), |b| line_end(hay, b.start, part.term)),
+            };
             if let Some(m) = part.find_at(&hay[..limit], at)? {
                 if best.is_none_or(|b| m.start < b.start) {
                     best = Some(m);

@@ -180,8 +180,12 @@ impl RustMatcher {
         let term = opts.terminator.byte();
         let mut alternatives = Vec::with_capacity(patterns.len());
         for p in patterns {
-            let hir = parse(p, opts.ignore_case, opts.terminator, opts.text)
-                .map_err(|e| Error::new(ErrorKind::Syntax(e.1)))?;
+            let hir = parse_with(p, opts).map_err(|e| Error::new(ErrorKind::Syntax(e.1)))?;
+            if opts.multiline {
+                // Matches may span lines: the tree is left as written.
+                alternatives.push(hir);
+                continue;
+            }
             if opts.terminator == LineTerminator::Nul
                 && hir.properties().look_set().contains_anchor_line()
             {
@@ -204,7 +208,11 @@ impl RustMatcher {
             hir = Hir::concat(vec![Hir::look(start), hir, Hir::look(end)]);
         }
         let min_len = hir.properties().minimum_len().unwrap_or(usize::MAX);
-        let inner = InnerLiterals::find(&hir).or_else(|| InnerLiterals::folded(&hir));
+        // The inner literals look for a match in the line around one.
+        let inner = match opts.multiline {
+            true => None,
+            false => InnerLiterals::find(&hir).or_else(|| InnerLiterals::folded(&hir)),
+        };
         let regex = meta::Regex::builder()
             .configure(
                 meta::Config::new()
@@ -394,11 +402,27 @@ fn gave_up(e: impl std::fmt::Display) -> Error {
 /// Parses a Perl-dialect pattern as the Rust engine reads it: bytes,
 /// multi-line anchors (a NUL-ended line is the subject: `^` and `$` are
 /// its ends), no octal escapes. An error gives the offset and the reason.
+/// Parses a pattern with a matcher's options (`--multiline-dotall`'s `.`).
+fn parse_with(pattern: &str, opts: &Options) -> Result<Hir, (Option<usize>, String)> {
+    let dot_all = opts.multiline && opts.dot_all;
+    parse_as(pattern, opts.ignore_case, opts.terminator, opts.text, dot_all)
+}
+
 pub(crate) fn parse(
     pattern: &str,
     ignore_case: bool,
     terminator: LineTerminator,
     text: Text,
+) -> Result<Hir, (Option<usize>, String)> {
+    parse_as(pattern, ignore_case, terminator, text, false)
+}
+
+fn parse_as(
+    pattern: &str,
+    ignore_case: bool,
+    terminator: LineTerminator,
+    text: Text,
+    dot_all: bool,
 ) -> Result<Hir, (Option<usize>, String)> {
     let unicode = text == Text::Unicode;
     let rewritten;
@@ -414,6 +438,7 @@ pub(crate) fn parse(
         .utf8(false)
         .multi_line(terminator == LineTerminator::Newline)
         .case_insensitive(ignore_case)
+        .dot_matches_new_line(dot_all)
         .octal(false)
         .build()
         .parse(pattern)

@@ -114,6 +114,9 @@ pub struct PrinterConfig {
     /// `--column`: the column (from 1, in bytes) of the line's first match
     /// after its number (of each match with `-o`).
     pub column: bool,
+    /// `--multiline`: a selected record may hold several lines, each
+    /// printed with its own prefix.
+    pub multiline: bool,
     /// `--vimgrep`: a selected line is printed once per match, each time
     /// with that match's column.
     pub vimgrep: bool,
@@ -307,6 +310,7 @@ impl<'c> Printer<'c> {
         FileSink {
             json_start,
             headed: false,
+            selected_lines: 0,
             groups: Vec::new(),
             p: self,
             path,
@@ -365,6 +369,9 @@ pub struct FileSink<'p, 'c, M> {
     show_name: bool,
     matcher: &'p M,
     selected: u64,
+    /// The lines of the selected records (a record is a line unless
+    /// `--multiline`).
+    selected_lines: u64,
     /// Where this file's output starts in the printer's buffer.
     start: usize,
     /// Part of this file's output was written already (line buffering).
@@ -423,7 +430,7 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
                 self.p.stats.search_time += elapsed;
                 let file = json::FileTotals {
                     elapsed,
-                    selected: self.selected,
+                    selected: self.selected_lines,
                     matches: self.p.stats.matches - start.matches,
                     // What was printed for the file before its end message.
                     bytes_printed: self.p.stats.bytes_printed - start.bytes_printed
@@ -438,7 +445,7 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
         let st = &mut self.p.stats;
         st.files_searched += 1;
         st.bytes_searched += bytes_searched(summary);
-        st.matched_lines += self.selected;
+        st.matched_lines += self.selected_lines;
         st.files_matched += matched as u64;
         st.bytes_printed += (self.p.out.len() - self.start - uncounted) as u64;
         // With context, each file is written alone so that the writer can
@@ -620,6 +627,9 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
 
     fn write_line(&mut self, line: &[u8], info: LineInfo, selected: bool) -> io::Result<()> {
         let c = self.p.config;
+        if c.multiline && memchr::memchr(c.terminator.byte(), self.body(line)).is_some() {
+            return self.write_record(line, info, selected);
+        }
         let page = self.page(info, line);
         if c.heading {
             self.heading(page);
@@ -681,6 +691,54 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
         self.prefix(info, page, info.offset, sep, matches.first().map(|m| m.start));
         self.body_text(body, &matches, selected)?;
         self.p.out.push(term);
+        Ok(())
+    }
+
+    /// `--multiline`: a record of several lines (a match spans them): each
+    /// line with its own prefix; with `-o`, each match's lines.
+    fn write_record(&mut self, record: &[u8], info: LineInfo, selected: bool) -> io::Result<()> {
+        let c = self.p.config;
+        let term = c.terminator.byte();
+        let page = self.page(info, record);
+        if c.heading {
+            self.heading(page);
+        }
+        let sep = if selected { b':' } else { b'-' };
+        // The prefix of the line starting at `at` in the record.
+        let line_info = |at: usize| LineInfo {
+            offset: info.offset + at as u64,
+            line_number: info
+                .line_number
+                .map(|n| n + memchr::memchr_iter(term, &record[..at]).count() as u64),
+        };
+        let body = self.body(record);
+        if c.only_matching {
+            let mut at = 0;
+            while let Some(m) = next_match(self.matcher, body, &mut at) {
+                let mut piece = m.start;
+                for part in body[m.start..m.end].split(|&b| b == term) {
+                    let line = line_info(piece);
+                    let column = Some(piece - line_start_in(body, piece, term));
+                    self.prefix(line, page, line.offset, sep, column);
+                    let span = [Match::new(0, part.len())];
+                    self.shaped(part, &span, selected, c.colors.is_some());
+                    self.p.out.push(term);
+                    piece += part.len() + 1;
+                }
+                if selected {
+                    self.p.stats.matches += 1;
+                }
+            }
+            return Ok(());
+        }
+        let mut at = 0;
+        for text in body.split(|&b| b == term) {
+            let line = line_info(at);
+            self.prefix(line, page, line.offset, sep, None);
+            self.body_text(text, &[], selected)?;
+            self.p.out.push(term);
+            at += text.len() + 1;
+        }
         Ok(())
     }
 
@@ -825,6 +883,11 @@ enum Field {
     Byte,
 }
 
+/// The start of the line holding `at` in `text`.
+fn line_start_in(text: &[u8], at: usize, term: u8) -> usize {
+    memchr::memrchr(term, &text[..at]).map_or(0, |i| i + 1)
+}
+
 /// The next non-empty match in `line` at or after `*at`; advances `*at`.
 fn next_match<M: Matcher>(m: &M, line: &[u8], at: &mut usize) -> Option<trawl_matcher::Match> {
     while *at <= line.len() {
@@ -850,6 +913,15 @@ impl<M> Drop for FileSink<'_, '_, M> {
 impl<M: Matcher> Sink for FileSink<'_, '_, M> {
     fn matched(&mut self, line: &[u8], info: LineInfo) -> io::Result<bool> {
         self.selected += 1;
+        // --multiline: a record's lines are each a selected line (-c counts
+        // records, as rg).
+        self.selected_lines += match self.p.config.multiline {
+            true => {
+                let term = self.p.config.terminator.byte();
+                1 + memchr::memchr_iter(term, self.body(line)).count() as u64
+            }
+            false => 1,
+        };
         match self.p.config.mode {
             OutputMode::Lines => {
                 self.write_line(line, info, true)?;
@@ -919,6 +991,7 @@ impl<M: Matcher> Sink for FileSink<'_, '_, M> {
 
     fn binary_matched(&mut self, _info: LineInfo) -> io::Result<bool> {
         self.selected += 1;
+        self.selected_lines += 1;
         if !self.binary_counted {
             self.binary_counted = true;
             self.p.stats.binary_files_matched += 1;

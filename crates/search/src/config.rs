@@ -32,6 +32,9 @@ pub struct SearcherConfig {
     /// How bytes become text: transcoded after a byte-order mark (the
     /// default), raw, or decoded from a given encoding.
     pub encoding: crate::Encoding,
+    /// `--multiline`: matches may span lines; the whole text is read, and
+    /// the lines a match touches are one selected record.
+    pub multiline: bool,
     /// `--passthru`: every line not selected is printed as context, as it
     /// is passed (none is held back waiting for a selected line).
     pub passthru: bool,

@@ -110,6 +110,12 @@ impl Searcher {
         if self.too_short(matcher, hints.size) {
             return Ok(SearchOutcome::new(SearchSummary::default(), SearchedAs::Skipped));
         }
+        if self.config.multiline {
+            let data =
+                crate::multiline::read_all(&self.config, FileReader::new(file, hints.short_read))?;
+            let summary = crate::multiline::search(&self.config, matcher, &data, sink)?;
+            return Ok(SearchOutcome::new(summary, SearchedAs::OnePass));
+        }
         let sniff = match self.config.encoding {
             Encoding::Forced(e) => return self.search_decoded(matcher, file, Some(e), sink),
             Encoding::Sniff => true,
@@ -218,6 +224,11 @@ impl Searcher {
     ) -> Result<SearchOutcome, SearchError> {
         if self.too_short(matcher, size) {
             return Ok(SearchOutcome::new(SearchSummary::default(), SearchedAs::Skipped));
+        }
+        if self.config.multiline {
+            let data = crate::multiline::read_all(&self.config, reader)?;
+            let summary = crate::multiline::search(&self.config, matcher, &data, sink)?;
+            return Ok(SearchOutcome::new(summary, SearchedAs::OnePass));
         }
         let summary = match self.config.encoding {
             Encoding::Raw => self.search_reader(matcher, reader, sink)?,

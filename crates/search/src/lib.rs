@@ -49,6 +49,7 @@ mod config;
 mod encoding;
 mod file;
 mod mapped;
+mod multiline;
 mod parallel;
 mod part;
 mod scan;
@@ -163,6 +164,9 @@ impl Searcher {
         data: &[u8],
         sink: &mut S,
     ) -> Result<SearchSummary, SearchError> {
+        if self.config.multiline {
+            return multiline::search(&self.config, matcher, data, sink);
+        }
         self.search_reader(matcher, data, sink)
     }
 }

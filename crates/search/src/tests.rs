@@ -163,6 +163,7 @@ fn configs() -> Vec<SearcherConfig> {
                     after_context: a,
                     passthru,
                     encoding: crate::Encoding::Sniff,
+                    multiline: false,
                     group_breaks,
                     max_count,
                     binary: BinaryMode::Text,
@@ -187,6 +188,22 @@ fn equals_reference_on_small_input() {
     let data = corpus(300, 0);
     for c in configs() {
         same(&run(&m, &data, &c), &reference(&m, &data, &c), &c);
+    }
+}
+
+/// `--multiline` with a pattern that cannot span lines selects and prints
+/// what the line-by-line search does, in every context, -v, -m and
+/// --passthru configuration.
+#[test]
+fn multiline_equals_reference_when_no_match_spans_lines() {
+    let data = corpus(300, 0);
+    for pattern in ["needle", "^a", "e$", "x*"] {
+        let m =
+            MatcherBuilder::new().multiline(true).build(&[pattern.as_bytes().to_vec()]).unwrap();
+        for c in configs() {
+            let c = SearcherConfig { multiline: true, ..c };
+            same(&run(&m, &data, &c), &reference(&m, &data, &c), &c);
+        }
     }
 }
 

@@ -22,6 +22,8 @@ const HEADINGS: [(&str, &[&str]); 9] = [
             "smart_case",
             "word",
             "line",
+            "multiline",
+            "multiline_dotall",
         ],
     ),
     ("Selecting lines", &["invert", "max_count", "null_data"]),
@@ -166,6 +168,8 @@ fn definition() -> Command {
         .arg(flag("ignore_case").short('i').short_alias('y').long("ignore-case").help("Ignore case (Unicode case folding in a UTF-8 locale, ASCII in C)"))
         .arg(flag("no_ignore_case").long("no-ignore-case").help("Do not ignore case"))
         .arg(flag("smart_case").short('S').long("smart-case").help("Ignore case unless a pattern has an uppercase letter"))
+        .arg(flag("multiline").long("multiline").help("Let matches span lines: \\n matches a newline, and every line a match touches is printed (rg's -U; -U is grep's --binary here); each file is read whole"))
+        .arg(flag("multiline_dotall").long("multiline-dotall").help("With --multiline, '.' matches a newline too"))
         .arg(flag("word").short('w').long("word-regexp").help("Match only whole words"))
         .arg(flag("line").short('x').long("line-regexp").help("Match only whole lines"))
         .arg(flag("invert").short('v').long("invert-match").help("Select non-matching lines"))

@@ -361,7 +361,9 @@ impl Config {
             .word(flag("word"))
             .line(flag("line"))
             .terminator(terminator)
-            .text(if utf8_locale() { Text::Unicode } else { Text::Bytes });
+            .text(if utf8_locale() { Text::Unicode } else { Text::Bytes })
+            .multiline(flag("multiline"))
+            .dot_all(flag("multiline_dotall"));
         let matcher = mb.build(&patterns.lines).map_err(|e| match e.bad_patterns() {
             [] => e.to_string(),
             bad => patterns.describe(bad),
@@ -460,6 +462,7 @@ impl Config {
             before_context: if lines_out { before } else { 0 },
             after_context: if lines_out { after } else { 0 },
             passthru,
+            multiline: flag("multiline"),
             group_breaks: lines_out && group_breaks,
             stream: flag("line_buffered"),
             lines_unneeded: !lines_out,
@@ -552,6 +555,7 @@ impl Config {
             line_buffered: flag("line_buffered"),
             escape_names: stdout_tty,
             column,
+            multiline: flag("multiline"),
             vimgrep: vimgrep && mode == OutputMode::Lines,
             heading: switched_on(m, &["heading"], &["no_heading", "vimgrep"])
                 && mode == OutputMode::Lines,
@@ -624,6 +628,7 @@ impl Config {
         let unserved = ["no_index", "dereference"];
         let forced_encoding = matches!(searcher.encoding, trawl_search::Encoding::Forced(_));
         let index = (!sorted
+            && !flag("multiline")
             && order.is_none()
             && !forced_encoding
             && !unserved.iter().any(|id| flag(id))

@@ -860,3 +860,56 @@ fn help_groups_options_and_shows_examples() {
     assert!(!help.contains("\nOptions:"), "{help}");
     t.trawl().args(["-h", "x", "f", "f"]).run().assert_stdout("x\nx\n");
 }
+
+/// --multiline: matches span lines, as with rg -U.
+#[test]
+fn multiline_matches_span_lines_as_rg_matches() {
+    let t = Tree::new();
+    t.file("a.txt", "a foo\nbar b\nc\nfoo\nbar\nx\n")
+        .file("b/c.txt", "struct S {\n    x: u8,\n}\nfn f() {}\n")
+        .file("d.txt", "no\nmatch\n");
+    let cases: &[&[&str]] = &[
+        &["-n", "foo\\nbar"],
+        &["-n", "-o", "foo\\nbar"],
+        &["-c", "foo\\nbar"],
+        &["-n", "-C1", "o\\nb"],
+        &["-v", "-n", "foo\\nbar"],
+        &["-b", "-n", "foo\\nbar"],
+        &["-n", "--multiline-dotall", "struct.*?\\}"],
+        &["-n", "struct[^}]*\\}"],
+        &["-n", "foo.bar"],
+        &["-n", "^bar"],
+        &["-l", "foo\\nbar"],
+        &["-n", "-P", "foo\\nbar"],
+        &["-n", "-m1", "foo\\nbar"],
+        &["-n", "--column", "-o", "r\\s+c"],
+        &["--json", "foo\\nbar"],
+    ];
+    for args in cases {
+        let rg = crate::util::Cmd::new(crate::util::rg_bin(), t.path())
+            .args(["--no-config", "-U", "--no-heading", "-H", "--sort", "path"])
+            // grep's -c prints files without a match too.
+            .args(args.contains(&"-c").then_some("--include-zero"))
+            .args(args.iter().copied())
+            .args(["."])
+            .run();
+        let trawl = t
+            .trawl()
+            .args(["--multiline", "-H", "--sort", "path"])
+            .args(args.iter().copied())
+            .args(["."])
+            .run();
+        if args.contains(&"--json") {
+            let (want, got) = (json_messages(&rg.stdout), json_messages(&trawl.stdout));
+            assert_eq!(want.len(), got.len(), "{args:?}");
+            for (i, (w, g)) in want.iter().zip(&got).enumerate() {
+                assert_json_as_rg(w, g, &format!("{args:?} message {i}"));
+            }
+            continue;
+        }
+        assert_eq!(trawl.stdout_str(), rg.stdout_str(), "{args:?}: {}", trawl.stderr_str());
+        assert_eq!(trawl.code, rg.code, "{args:?}");
+    }
+    // Without --multiline a pattern never spans lines (grep).
+    t.trawl().args(["-c", "foo\\nbar", "a.txt"]).run().assert_stdout("0\n");
+}
