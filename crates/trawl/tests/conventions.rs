@@ -913,3 +913,27 @@ fn multiline_matches_span_lines_as_rg_matches() {
     // Without --multiline a pattern never spans lines (grep).
     t.trawl().args(["-c", "foo\\nbar", "a.txt"]).run().assert_stdout("0\n");
 }
+
+/// --sort created: files in the order they were made (their birth times),
+/// as rg orders them.
+#[test]
+fn sort_by_creation_orders_files_as_rg_does() {
+    let t = Tree::new();
+    let names = ["m/one.txt", "z.txt", "a/two.txt", "b.txt"];
+    for name in names {
+        t.file(name, "hit\n");
+        // Birth times a little apart, whatever the clock's granularity.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let birth = std::fs::metadata(t.path().join(names[0])).and_then(|m| m.created());
+    assert!(birth.is_ok(), "the file system under the tests keeps no birth times: {birth:?}");
+    for sort in ["--sort", "--sortr"] {
+        let rg = crate::util::Cmd::new(crate::util::rg_bin(), t.path())
+            .args(["-uuu", "--no-config", sort, "created", "-l", "hit", "."])
+            .run();
+        let trawl = t.trawl().args([sort, "created", "-l", "hit", "."]).run();
+        assert_eq!(trawl.stdout_str(), rg.stdout_str(), "{sort}");
+    }
+    let want: String = names.iter().map(|n| format!("./{n}\n")).collect();
+    t.trawl().args(["--sort", "created", "-l", "hit", "."]).run().assert_stdout(want);
+}
