@@ -155,6 +155,13 @@ pub enum EntryKind {
 }
 
 impl Rules {
+    /// Whether a glob includes the entry at `below_root`: then ignore files
+    /// do not leave it out (as in ripgrep, a glob overrides them).
+    pub fn named_by_glob(&self, below_root: &[u8], kind: EntryKind) -> bool {
+        let path = Path::new(OsStr::from_bytes(below_root));
+        matches!(self.globs.matched(path, kind == EntryKind::Dir), Match::Whitelist(_))
+    }
+
     /// What the rules say of the entry at `below_root` (its path below the
     /// root it was found from, `a/b.c`).
     pub fn choose(&self, below_root: &[u8], kind: EntryKind) -> Choice {

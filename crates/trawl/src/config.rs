@@ -135,7 +135,7 @@ pub struct Filter {
     exclude_dir: Vec<Glob>,
     /// ripgrep's choices: `--glob`, `--type`, `--no-hidden` (for entries
     /// found by recursion).
-    pub chosen: Option<Rules>,
+    pub chosen: Option<std::sync::Arc<Rules>>,
     /// `--max-filesize`: larger files are skipped.
     pub max_filesize: Option<u64>,
 }
@@ -192,7 +192,7 @@ impl Filter {
         Ok(Filter {
             rules: rules.into_iter().map(|(_, inc, g)| (inc, g)).collect(),
             exclude_dir,
-            chosen: rules_builder(m)?.build()?,
+            chosen: rules_builder(m)?.build()?.map(std::sync::Arc::new),
             max_filesize: m.get_one::<u64>("max_filesize").copied(),
         })
     }

@@ -75,6 +75,13 @@ fn walk_builder(cfg: &Config) -> WalkBuilder {
         .same_file_system(cfg.one_file_system)
         .sorted(cfg.sorted)
         .ignore_files(cfg.gitignore)
+        // A file a --glob includes is read whatever the ignore files say (rg).
+        .keep_ignored(cfg.filter.chosen.clone().map(|rules| {
+            trawl_walk::KeepIgnored(std::sync::Arc::new(move |path, depth, is_dir| {
+                let kind = if is_dir { EntryKind::Dir } else { EntryKind::File };
+                rules.named_by_glob(trawl_select::rules::below_root(path, depth), kind)
+            }))
+        }))
         .file_systems(true)
         // A file open for reading; with extraction, a temporary file, an
         // extractor's pipes and the cache's files too.

@@ -224,7 +224,7 @@ fn show(lines: &[Vec<u8>]) -> String {
 #[test]
 fn files_lists_what_rg_lists_under_each_filter() {
     let t = repo();
-    let cases: [(&[&str], &[&str]); 12] = [
+    let cases: [(&[&str], &[&str]); 13] = [
         (&["--files"], &["--files", "-uu"]),
         (&["--files", "-k"], &["--files"]),
         (&["--files", "--no-hidden"], &["--files", "--no-ignore"]),
@@ -243,6 +243,9 @@ fn files_lists_what_rg_lists_under_each_filter() {
         (&["--files", "--iglob", "*.txt"], &["--files", "-uu", "--iglob", "*.txt"]),
         (&["--files", "-k", "-t", "rust", "-t", "md"], &["--files", "-t", "rust", "-t", "md"]),
         (&["--files", "-k", "--type-not", "c"], &["--files", "--type-not", "c"]),
+        // A glob that includes a file overrides the ignore files (not its
+        // ignored directory), as in rg.
+        (&["--files", "-k", "-g", "*.log"], &["--files", "-g", "*.log"]),
         (
             &["--files", "-k", "--type-add", "mine:*.{c,md}", "-t", "mine"],
             &["--files", "--type-add", "mine:*.{c,md}", "-t", "mine"],

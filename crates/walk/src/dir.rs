@@ -438,9 +438,12 @@ impl<'w> DirReader<'w> {
                 }
             });
         if let Some(ig) = &dir.ignore {
+            let keep = c.keep_ignored.as_ref();
             out.retain(|ch| {
                 join_path(&mut self.path, &dir.path, ch.name.to_bytes());
-                !ig.is_ignored(&self.path, ch.name.to_bytes(), ch.file_type.is_dir())
+                let is_dir = ch.file_type.is_dir();
+                !ig.is_ignored(&self.path, ch.name.to_bytes(), is_dir)
+                    || keep.is_some_and(|k| (k.0)(&self.path, dir.depth + 1, is_dir))
             });
         }
         if result.is_err() {

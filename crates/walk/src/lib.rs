@@ -424,9 +424,24 @@ pub struct ListedDir<'p> {
     pub itself: Itself,
 }
 
+/// Says, for an entry an ignore file would leave out, whether to walk it
+/// anyway (ripgrep's rule: a user's glob that names an entry overrides the
+/// ignore files): its path as printed, its depth, whether it is a
+/// directory.
+#[derive(Clone)]
+pub struct KeepIgnored(pub std::sync::Arc<dyn Fn(&[u8], usize, bool) -> bool + Send + Sync>);
+
+impl std::fmt::Debug for KeepIgnored {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("KeepIgnored(..)")
+    }
+}
+
 /// Configures and runs a walk.
 #[derive(Clone, Debug)]
 pub struct WalkBuilder {
+    /// Entries kept whatever the ignore files say.
+    keep_ignored: Option<KeepIgnored>,
     roots: Vec<Root>,
     threads: usize,
     follow_links: bool,
@@ -462,6 +477,7 @@ impl WalkBuilder {
     /// A walk with no roots, on as many threads as there are CPUs.
     pub fn new() -> WalkBuilder {
         WalkBuilder {
+            keep_ignored: None,
             roots: Vec::new(),
             threads: 0,
             follow_links: false,
@@ -597,6 +613,12 @@ impl WalkBuilder {
     /// entries being visited.
     pub fn reorder_buffer(&mut self, bytes: usize) -> &mut Self {
         self.reorder_buffer = bytes;
+        self
+    }
+
+    /// With ignore files honoured: the entries walked whatever they say.
+    pub fn keep_ignored(&mut self, keep: Option<KeepIgnored>) -> &mut Self {
+        self.keep_ignored = keep;
         self
     }
 
