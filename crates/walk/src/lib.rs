@@ -429,7 +429,10 @@ pub struct ListedDir<'p> {
 /// ignore files): its path as printed, its depth, whether it is a
 /// directory.
 #[derive(Clone)]
-pub struct KeepIgnored(pub std::sync::Arc<dyn Fn(&[u8], usize, bool) -> bool + Send + Sync>);
+pub struct KeepIgnored(pub std::sync::Arc<KeepFn>);
+
+/// The test of [`KeepIgnored`]: path, depth, whether a directory.
+pub type KeepFn = dyn Fn(&[u8], usize, bool) -> bool + Send + Sync;
 
 impl std::fmt::Debug for KeepIgnored {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
