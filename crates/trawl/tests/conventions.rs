@@ -940,3 +940,46 @@ fn sort_by_creation_orders_files_as_rg_does() {
     let want: String = names.iter().map(|n| format!("./{n}\n")).collect();
     t.trawl().args(["--sort", "created", "-l", "hit", "."]).run().assert_stdout(want);
 }
+
+/// In a UTF-8 locale an index still never hides a match: its queries come
+/// from the Unicode syntax trees (the Kelvin sign for -i k, accents).
+#[test]
+fn an_index_serves_unicode_searches_as_a_fresh_search() {
+    let t = unicode_tree();
+    t.file("more/notes.txt", "kelvin scale\nécole normale\nnothing\n");
+    let cache = t.path().join("cache");
+    t.trawl().env("XDG_CACHE_HOME", &cache).args(["index", "."]).run().assert_code(0);
+    for args in [
+        &["-i", "kelvin"][..],
+        &["-i", "-w", "k"],
+        &["-i", "école"],
+        &["-i", "stop"],
+        &["-o", "\\p{Greek}+"],
+        &["-w", "foo"],
+        &["-i", "straße"],
+    ] {
+        let run = |extra: &[&str]| {
+            t.trawl()
+                .env("XDG_CACHE_HOME", &cache)
+                .env("LC_ALL", "C.UTF-8")
+                .args(extra.iter().copied())
+                .args(["-n"])
+                .args(args.iter().copied())
+                .args(["."])
+                .run()
+                .sorted_lines()
+        };
+        let (indexed, fresh) = (run(&[]), run(&["--no-index"]));
+        assert!(!fresh.is_empty(), "{args:?} finds something");
+        assert_eq!(show(&indexed), show(&fresh), "{args:?}");
+    }
+    let stats = t
+        .trawl()
+        .env("XDG_CACHE_HOME", &cache)
+        .env("LC_ALL", "C.UTF-8")
+        .args(["--stats", "-l", "-i", "kelvin", "."])
+        .run();
+    let out = stats.stdout_str();
+    let skipped = out.lines().find(|l| l.ends_with("passed over by the index (they cannot match)"));
+    assert!(skipped.is_some_and(|l| !l.starts_with("0 ")), "the index served and skipped: {out}");
+}
