@@ -114,6 +114,10 @@ impl Matcher for FixedMatcher {
         self.min_len
     }
 
+    fn bounded_len(&self) -> Option<usize> {
+        Some(self.max_len)
+    }
+
     /// Fixed strings hold no anchors (`-x` and `-w` go to the regex engine).
     fn unanchored(&self) -> bool {
         true

@@ -128,6 +128,15 @@ pub trait Matcher: Send + Sync {
         let _ = name;
         None
     }
+
+    /// The longest a match can be, when nothing but its own bytes decides
+    /// it (no anchor, word boundary or look-around): then a match found in
+    /// a piece of a line, at a start followed by that many bytes of the
+    /// piece, is the line's, so a line too long to hold can be searched
+    /// for `-o` piece by piece. None when unknown.
+    fn bounded_len(&self) -> Option<usize> {
+        None
+    }
 }
 
 /// Decides whether one line matches, fed in pieces.
@@ -659,6 +668,14 @@ impl Matcher for AnyMatcher {
             AnyMatcher::Rust(r) => r.group_number(name),
             AnyMatcher::Pcre(r) => r.group_number(name),
             AnyMatcher::Fixed(r) => r.group_number(name),
+        }
+    }
+
+    fn bounded_len(&self) -> Option<usize> {
+        match self {
+            AnyMatcher::Rust(r) => r.bounded_len(),
+            AnyMatcher::Pcre(r) => r.bounded_len(),
+            AnyMatcher::Fixed(r) => r.bounded_len(),
         }
     }
 }

@@ -333,6 +333,11 @@ impl Matcher for RustMatcher {
         self.regex.group_info().to_index(regex_automata::PatternID::ZERO, name)
     }
 
+    fn bounded_len(&self) -> Option<usize> {
+        let p = self.hir.properties();
+        p.look_set().is_empty().then(|| p.maximum_len()).flatten()
+    }
+
     /// Word boundaries are not anchors: a NUL and a newline are both
     /// non-word bytes, so cutting a line at a NUL changes no boundary.
     fn unanchored(&self) -> bool {

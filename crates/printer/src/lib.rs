@@ -310,6 +310,7 @@ impl<'c> Printer<'c> {
         FileSink {
             json_start,
             headed: false,
+            streamed_line: None,
             selected_lines: 0,
             groups: Vec::new(),
             p: self,
@@ -361,6 +362,9 @@ pub struct FileSink<'p, 'c, M> {
     json_start: Option<JsonStart>,
     /// `--heading`: the file's name was written.
     headed: bool,
+    /// The offset of the line whose matches came alone (a line too long
+    /// to hold, under `-o`).
+    streamed_line: Option<u64>,
     /// Room for a match's groups (`--replace`).
     groups: Vec<Option<trawl_matcher::Match>>,
     p: &'p mut Printer<'c>,
@@ -987,6 +991,40 @@ impl<M: Matcher> Sink for FileSink<'_, '_, M> {
             color::separator(&mut self.p.out, c.colors.as_ref(), text);
         }
         Ok(true)
+    }
+
+    fn matched_part(&mut self, text: &[u8], line: LineInfo, at: u64) -> io::Result<bool> {
+        // The line counts once, at its first match.
+        if self.streamed_line != Some(line.offset) {
+            self.streamed_line = Some(line.offset);
+            self.selected += 1;
+            self.selected_lines += 1;
+        }
+        if self.p.config.mode != OutputMode::Lines {
+            return Ok(true);
+        }
+        let c = self.p.config;
+        let column = Some((at - line.offset) as usize);
+        self.prefix(line, None, at, b':', column);
+        let mut replaced = Vec::new();
+        let shown = match &c.replace {
+            Some(t) => {
+                t.expand(
+                    self.matcher,
+                    text,
+                    Match::new(0, text.len()),
+                    &mut self.groups,
+                    &mut replaced,
+                );
+                &replaced[..]
+            }
+            None => text,
+        };
+        let span = [Match::new(0, shown.len())];
+        self.shaped(shown, &span, true, c.colors.is_some() || c.replace.is_some());
+        self.p.out.push(c.terminator.byte());
+        self.p.stats.matches += 1;
+        self.line_done()
     }
 
     fn binary_matched(&mut self, _info: LineInfo) -> io::Result<bool> {

@@ -32,6 +32,12 @@ pub struct SearcherConfig {
     /// How bytes become text: transcoded after a byte-order mark (the
     /// default), raw, or decoded from a given encoding.
     pub encoding: crate::Encoding,
+    /// Only the matches of selected lines are printed (`-o` without
+    /// context or `-v`): a line too long to hold is searched piece by
+    /// piece and its matches handed over as found
+    /// ([`Sink::matched_part`](crate::Sink::matched_part)), when the
+    /// matcher's matches are bounded.
+    pub matches_only: bool,
     /// `--multiline`: matches may span lines; the whole text is read, and
     /// the lines a match touches are one selected record.
     pub multiline: bool,

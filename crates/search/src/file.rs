@@ -156,7 +156,11 @@ impl Searcher {
             }
         };
         // The CPUs are counted only for a file worth splitting.
-        let threads = match size < self.config.parallel_min() {
+        // -o alone with bounded matches: one pass, which streams a line too
+        // long to hold (parts would assemble it whole).
+        let one_pass = size < self.config.parallel_min()
+            || (self.config.matches_only && matcher.bounded_len().is_some_and(|n| n > 0));
+        let threads = match one_pass {
             true => 1,
             false => self.config.part_threads(),
         };

@@ -167,6 +167,24 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
                     None if self.done && self.config.lines_unneeded => {
                         return Ok(self.summary());
                     }
+                    None if self.config.matches_only
+                        && self.win.len - self.pos >= LONG_LINE
+                        && self.part == Part::WHOLE
+                        && self.binary.offset.is_none()
+                        && matches!(self.win.buf, Buf::Owned(_))
+                        && self
+                            .matcher
+                            .bounded_len()
+                            .is_some_and(|n| n > 0 && n <= LONG_LINE / 4) =>
+                    {
+                        if !self.stream_matches()?
+                            || self.done
+                            || (self.win.eof && self.pos == self.win.len)
+                        {
+                            return Ok(self.summary());
+                        }
+                        continue;
+                    }
                     None if self.config.lines_unneeded
                         && self.win.len - self.pos >= LONG_LINE
                         && self.win.base + self.pos as u64 >= self.part.start =>

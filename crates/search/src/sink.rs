@@ -37,6 +37,15 @@ pub trait Sink {
         Ok(true)
     }
 
+    /// A match in a selected line too long to hold (see
+    /// [`SearcherConfig::matches_only`](crate::SearcherConfig::matches_only)):
+    /// its text, the line's place, and the match's offset. The line is
+    /// not given to [`Sink::matched`]. The default refuses: a sink that
+    /// asks for matches only must take them.
+    fn matched_part(&mut self, _text: &[u8], _line: LineInfo, _at: u64) -> io::Result<bool> {
+        Err(io::Error::other("this sink does not take the matches of a line alone"))
+    }
+
     /// A selected line in a file found to be binary; the default stops.
     fn binary_matched(&mut self, _info: LineInfo) -> io::Result<bool> {
         Ok(false)

@@ -164,6 +164,7 @@ fn configs() -> Vec<SearcherConfig> {
                     passthru,
                     encoding: crate::Encoding::Sniff,
                     multiline: false,
+                    matches_only: false,
                     group_breaks,
                     max_count,
                     binary: BinaryMode::Text,

@@ -463,6 +463,14 @@ impl Config {
             after_context: if lines_out { after } else { 0 },
             passthru,
             multiline: flag("multiline"),
+            // -o alone: a line too long to hold gives its matches as found.
+            matches_only: only_matching
+                && mode == OutputMode::Lines
+                && !invert
+                && before == 0
+                && after == 0
+                && !passthru
+                && !flag("multiline"),
             group_breaks: lines_out && group_breaks,
             stream: flag("line_buffered"),
             lines_unneeded: !lines_out,

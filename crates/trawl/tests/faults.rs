@@ -796,6 +796,78 @@ fn one_gigabyte_line_streams_in_bounded_memory() {
     }
 }
 
+/// `-o` on a line over 32 MiB (too long to hold) searched piece by piece:
+/// the same matches, offsets and line numbers as GNU grep's, with matches
+/// across every piece boundary, for fixed strings and bounded patterns.
+#[test]
+fn only_matching_on_a_long_line_equals_grep() {
+    let t = Tree::new();
+    let mut line = Vec::with_capacity(40 << 20);
+    let words: [&[u8]; 5] = [b"needle", b"neeedle", b"NEEDLE", b"nee123dle", b"a1b22c333"];
+    let mut x: u64 = 7;
+    while line.len() < 40 << 20 {
+        x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        // Dense matches: every read's edge cuts some.
+        line.extend(std::iter::repeat_n(b'x', 1 + (x >> 40) as usize % 30));
+        line.extend_from_slice(words[(x >> 20) as usize % words.len()]);
+    }
+    let mut text = b"start needle\n".to_vec();
+    text.extend_from_slice(&line);
+    text.extend_from_slice(b"\nafter needle 42\n");
+    t.file_bytes(b"long.txt", &text);
+    for args in [
+        &["-o", "-b", "-n", "needle"][..],
+        &["-o", "-b", "-n", "nee{1,3}dle"],
+        &["-o", "-i", "-n", "needle"],
+        &["-o", "-b", "[0-9]{3}"],
+        &["-o", "-n", "needle|NEEDLE"],
+        &["-o", "-n", "-m2", "needle"],
+        &["-o", "-c", "needle"],
+    ] {
+        let grep = t.grep().args(["-E", "-a"]).args(args.iter().copied()).args(["long.txt"]).run();
+        let trawl = t.trawl().args(args.iter().copied()).args(["long.txt"]).run();
+        assert!(grep.stdout.len() > 1, "{args:?}: grep found matches");
+        assert!(trawl.stdout == grep.stdout, "trawl {args:?} differs from grep -E -a");
+        let piped = t.trawl().args(args.iter().copied()).stdin(&text).run();
+        assert!(piped.stdout == grep.stdout, "trawl {args:?} on stdin differs from grep -E -a");
+    }
+}
+
+/// `-o` (with `-b`, `-n`) on a line too long to hold prints its matches
+/// as found, in bounded memory (issue 19 #6): on standard input, and in
+/// a file of NULs read as text (a 1 GiB line either way).
+#[test]
+#[ignore = "heavy tier: .ci/test runs it in release mode (cargo test --release -- --ignored)"]
+fn only_matching_on_a_one_gigabyte_line_streams() {
+    let _g = heavy();
+    for (args, out) in [
+        (&["-o", "-b", "-n", "needle"][..], &b"1:1000000000:needle\n"[..]),
+        (&["-o", "ne{1,3}dle|abcdefghij_"], b"needle\n"),
+        (&["-c", "-o", "needle"], b"1\n"),
+    ] {
+        let r = on_one_gigabyte_line(args);
+        r.assert(0, out).assert_no_stderr();
+        eprintln!("trawl {args:?} on stdin: {:?}, peak RSS {} MiB", r.elapsed, r.maxrss_kib / 1024);
+        assert!(r.maxrss_kib < RSS_LIMIT_KIB, "peak RSS {} KiB\n{}", r.maxrss_kib, r.ctx());
+    }
+    const SIZE: u64 = 1 << 30;
+    let t = shm_tree();
+    let f = File::create(t.path().join("line")).unwrap();
+    f.set_len(SIZE).unwrap();
+    f.write_all_at(b"needle", SIZE / 2).unwrap();
+    f.write_all_at(b"needle\n", SIZE - 7).unwrap();
+    drop(f);
+    let r = trawl_done(t.path(), ["-a", "-o", "-b", "needle", "line"], BIG_TIMEOUT);
+    let want = format!("{}:needle\n{}:needle\n", SIZE / 2, SIZE - 7);
+    r.assert(0, want.as_bytes()).assert_no_stderr();
+    eprintln!(
+        "-a -o -b on a 1 GiB line of NULs: {:?}, peak RSS {} MiB",
+        r.elapsed,
+        r.maxrss_kib / 1024
+    );
+    assert!(r.maxrss_kib < RSS_LIMIT_KIB, "peak RSS {} KiB\n{}", r.maxrss_kib, r.ctx());
+}
+
 // ---------------------------------------------------------------------
 // 8. Offsets past 4 GiB.
 
