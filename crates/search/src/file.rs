@@ -156,10 +156,14 @@ impl Searcher {
             }
         };
         // The CPUs are counted only for a file worth splitting.
-        // -o alone with bounded matches: one pass, which streams a line too
-        // long to hold (parts would assemble it whole).
+        // -o alone with bounded matches on a file whose parts would be read
+        // (not mapped): one pass, which streams a line too long to hold
+        // (read parts would copy it whole; mapped ones only map its pages).
+        let mapped = hints.mapping == MapParts::Allowed && self.config.mmap.is_enabled();
         let one_pass = size < self.config.parallel_min()
-            || (self.config.matches_only && matcher.bounded_len().is_some_and(|n| n > 0));
+            || (self.config.matches_only
+                && !mapped
+                && matcher.bounded_len().is_some_and(|n| n > 0));
         let threads = match one_pass {
             true => 1,
             false => self.config.part_threads(),

@@ -830,6 +830,9 @@ fn only_matching_on_a_long_line_equals_grep() {
         assert!(trawl.stdout == grep.stdout, "trawl {args:?} differs from grep -E -a");
         let piped = t.trawl().args(args.iter().copied()).stdin(&text).run();
         assert!(piped.stdout == grep.stdout, "trawl {args:?} on stdin differs from grep -E -a");
+        // Met in a tree: read (not mapped), in one pass, streamed.
+        let in_tree = t.trawl().args(["-h"]).args(args.iter().copied()).args(["."]).run();
+        assert!(in_tree.stdout == grep.stdout, "trawl {args:?} in a tree differs from grep -E -a");
     }
 }
 
@@ -857,8 +860,9 @@ fn only_matching_on_a_one_gigabyte_line_streams() {
     f.write_all_at(b"needle", SIZE / 2).unwrap();
     f.write_all_at(b"needle\n", SIZE - 7).unwrap();
     drop(f);
-    let r = trawl_done(t.path(), ["-a", "-o", "-b", "needle", "line"], BIG_TIMEOUT);
-    let want = format!("{}:needle\n{}:needle\n", SIZE / 2, SIZE - 7);
+    // Met in a tree (a named file is mapped: its pages, not a copy).
+    let r = trawl_done(t.path(), ["-a", "-o", "-b", "needle", "."], BIG_TIMEOUT);
+    let want = format!("./line:{}:needle\n./line:{}:needle\n", SIZE / 2, SIZE - 7);
     r.assert(0, want.as_bytes()).assert_no_stderr();
     eprintln!(
         "-a -o -b on a 1 GiB line of NULs: {:?}, peak RSS {} MiB",
