@@ -645,24 +645,9 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
             // Every match of every printed line, as GNU grep: a selected
             // line under -v has none, but its context lines do (`2-yes`).
             let mut at = 0;
-            let mut text = Vec::new();
             while let Some(m) = next_match(self.matcher, body, &mut at) {
                 self.prefix(info, page, info.offset + m.start as u64, sep, Some(m.start));
-                let shown: &[u8] = match &c.replace {
-                    Some(t) if selected => {
-                        text.clear();
-                        t.expand(self.matcher, body, m, &mut self.groups, &mut text);
-                        &text
-                    }
-                    _ => &body[m.start..m.end],
-                };
-                let span = [Match::new(0, shown.len())];
-                let counted = c.colors.is_some() || c.replace.is_some();
-                self.shaped(shown, &span, selected, counted);
-                self.p.out.push(term);
-                if selected {
-                    self.p.stats.matches += 1;
-                }
+                self.only_match(body, m, selected);
             }
             return Ok(());
         }
@@ -696,6 +681,27 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
         self.body_text(body, &matches, selected)?;
         self.p.out.push(term);
         Ok(())
+    }
+
+    /// `-o`: the match `m` of `hay` after its prefix (replaced under
+    /// `--replace` in a selected line), shaped, and its terminator.
+    fn only_match(&mut self, hay: &[u8], m: Match, selected: bool) {
+        let c = self.p.config;
+        let mut text = Vec::new();
+        let shown: &[u8] = match &c.replace {
+            Some(t) if selected => {
+                t.expand(self.matcher, hay, m, &mut self.groups, &mut text);
+                &text
+            }
+            _ => &hay[m.start..m.end],
+        };
+        let span = [Match::new(0, shown.len())];
+        let counted = c.colors.is_some() || c.replace.is_some();
+        self.shaped(shown, &span, selected, counted);
+        self.p.out.push(c.terminator.byte());
+        if selected {
+            self.p.stats.matches += 1;
+        }
     }
 
     /// `--multiline`: a record of several lines (a match spans them): each
@@ -1003,27 +1009,9 @@ impl<M: Matcher> Sink for FileSink<'_, '_, M> {
         if self.p.config.mode != OutputMode::Lines {
             return Ok(true);
         }
-        let c = self.p.config;
         let column = Some((at - line.offset) as usize);
         self.prefix(line, None, at, b':', column);
-        let mut replaced = Vec::new();
-        let shown = match &c.replace {
-            Some(t) => {
-                t.expand(
-                    self.matcher,
-                    text,
-                    Match::new(0, text.len()),
-                    &mut self.groups,
-                    &mut replaced,
-                );
-                &replaced[..]
-            }
-            None => text,
-        };
-        let span = [Match::new(0, shown.len())];
-        self.shaped(shown, &span, true, c.colors.is_some() || c.replace.is_some());
-        self.p.out.push(c.terminator.byte());
-        self.p.stats.matches += 1;
+        self.only_match(text, Match::new(0, text.len()), true);
         self.line_done()
     }
 

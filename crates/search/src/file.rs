@@ -123,17 +123,13 @@ impl Searcher {
         };
         let mut reader = FileReader::new(file, hints.short_read);
         if self.config.threads == 1 || self.config.stream {
-            let summary = match sniff {
-                true => {
-                    let len = self.read_some(&mut reader)?;
-                    if has_bom(&self.buf[..len]) {
-                        return self.search_decoded(matcher, file, None, sink);
-                    }
-                    self.search_prefilled(matcher, reader, sink, len)?
+            return match sniff {
+                true => self.search_sniffed(matcher, file, reader, sink),
+                false => {
+                    let summary = self.search_reader(matcher, reader, sink)?;
+                    Ok(SearchOutcome::new(summary, SearchedAs::OnePass))
                 }
-                false => self.search_reader(matcher, reader, sink)?,
             };
-            return Ok(SearchOutcome::new(summary, SearchedAs::OnePass));
         }
         let size = match hints.size {
             Some(size) => size,
@@ -171,13 +167,7 @@ impl Searcher {
         if threads < 2 {
             // A file stat'd after its first read goes on from the bytes read.
             let summary = match hints.size {
-                Some(_) if sniff => {
-                    let len = self.read_some(&mut reader)?;
-                    if has_bom(&self.buf[..len]) {
-                        return self.search_decoded(matcher, file, None, sink);
-                    }
-                    self.search_prefilled(matcher, reader, sink, len)?
-                }
+                Some(_) if sniff => return self.search_sniffed(matcher, file, reader, sink),
                 Some(_) => self.search_reader(matcher, reader, sink)?,
                 None => {
                     let len = self.config.read_size();
@@ -203,6 +193,23 @@ impl Searcher {
         }
         let summary = parallel::search_file(config, matcher, file, size, threads, sink)?;
         Ok(SearchOutcome::new(summary, SearchedAs::Parts))
+    }
+
+    /// Searches a file in one pass from its first read: decoded when that
+    /// read starts with a byte-order mark, else on from the bytes read.
+    fn search_sniffed<M: Matcher, S: Sink>(
+        &mut self,
+        matcher: &M,
+        file: &File,
+        mut reader: FileReader<'_>,
+        sink: &mut S,
+    ) -> Result<SearchOutcome, SearchError> {
+        let len = self.read_some(&mut reader)?;
+        if has_bom(&self.buf[..len]) {
+            return self.search_decoded(matcher, file, None, sink);
+        }
+        let summary = self.search_prefilled(matcher, reader, sink, len)?;
+        Ok(SearchOutcome::new(summary, SearchedAs::OnePass))
     }
 
     /// Searches the text of a file's bytes decoded from `forced`, or as

@@ -140,6 +140,14 @@ pub struct Filter {
     pub max_filesize: Option<u64>,
 }
 
+impl Filter {
+    /// Whether `--max-filesize` leaves out a file; `size` is asked only
+    /// when there is a limit (None: unknown, kept).
+    pub fn too_large(&self, size: impl FnOnce() -> Option<u64>) -> bool {
+        self.max_filesize.is_some_and(|limit| size().is_some_and(|s| s > limit))
+    }
+}
+
 /// What `--include` and `--exclude` say of a file.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
 pub enum Verdict {
@@ -513,10 +521,7 @@ impl Config {
         }
         // File names are printed when more than one file can be searched;
         // of -h and -H, the last one given wins.
-        let last = |id: &str| {
-            let given = m.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
-            m.indices_of(id).and_then(Iterator::max).filter(|_| given)
-        };
+        let last = |id: &str| last_given(m, &[id]);
         // -h (Some(false)) or -H (Some(true)), whichever was given last.
         let names_given = match (last("no_filename"), last("with_filename")) {
             (Some(h), Some(big_h)) => Some(big_h > h),

@@ -430,14 +430,12 @@ impl GrepVisitor<'_> {
         if !filter.file_ok(entry.path()) {
             return WalkState::Continue;
         }
-        if let Some(limit) = filter.max_filesize {
-            let size = match entry.metadata() {
-                Some(st) => Some(st.st_size),
-                None => entry.fetch_stat(true).ok().map(|st| st.st_size),
-            };
-            if size.is_some_and(|s| s as u64 > limit) {
-                return WalkState::Continue;
-            }
+        let size = || match entry.metadata() {
+            Some(st) => Some(st.st_size as u64),
+            None => entry.fetch_stat(true).ok().map(|st| st.st_size as u64),
+        };
+        if filter.too_large(size) {
+            return WalkState::Continue;
         }
         if let Some(listed) = &mut self.listed {
             listed.push(entry.path().to_vec());
@@ -520,14 +518,12 @@ impl Visitor for GrepVisitor<'_> {
             }
         };
         let meta = entry.metadata();
-        if let Some(limit) = cfg.filter.max_filesize {
-            let size = match meta {
-                Some(st) => Some(st.st_size as u64),
-                None => file.metadata().ok().map(|md| md.len()),
-            };
-            if size.is_some_and(|s| s > limit) {
-                return WalkState::Continue;
-            }
+        let size = || match meta {
+            Some(st) => Some(st.st_size as u64),
+            None => file.metadata().ok().map(|md| md.len()),
+        };
+        if cfg.filter.too_large(size) {
+            return WalkState::Continue;
         }
         // Regular files may be searched in parts (stat'd or recursed into).
         let regular =
