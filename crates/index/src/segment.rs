@@ -420,6 +420,17 @@ impl Entries<'_> {
         }
     }
 
+    /// The `j`th one's type (panics past the end, as indexing does).
+    pub fn kind(&self, j: usize) -> EntryType {
+        match self {
+            Entries::Made(v) => v[j].kind,
+            // (Codes were checked when the rows were read.)
+            Entries::Rows { rows, .. } => {
+                type_of(rows[j * ENTRY_SIZE + 12]).unwrap_or(EntryType::Other)
+            }
+        }
+    }
+
     /// The `j`th one (panics past the end, as indexing does).
     pub fn get(&self, j: usize) -> Entry<'_> {
         match self {

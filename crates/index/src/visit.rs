@@ -160,26 +160,29 @@ fn read_again(path: &Path) -> Option<Vec<(Vec<u8>, EntryType)>> {
 /// `named` whether a visit of an entry by that name may do anything (an
 /// entry whose name fails is not visited; a directory the index has not
 /// read is, to be walked).
-pub fn plan(
+pub fn plan<'a>(
     root: &Path,
-    dirs: &[Dir],
+    dirs: &'a [Dir<'a>],
     changes: &Changes,
     candidates: Option<&Candidates>,
     scope: Scope<'_>,
     enter: &mut dyn FnMut(&[u8]) -> bool,
     named: &dyn Fn(&[u8]) -> bool,
 ) -> Option<Planned> {
-    let by_path: HashMap<&[u8], usize> =
-        dirs.iter().enumerate().map(|(i, d)| (&d.path[..], i)).collect();
+    // (foldhash: a directory's path is looked up for every subdirectory
+    // entry; SipHash took a tenth of an indexed find's planning.)
+    let mut by_path: HashMap<&[u8], usize, foldhash::fast::RandomState> =
+        HashMap::with_capacity_and_hasher(dirs.len(), Default::default());
+    by_path.extend(dirs.iter().enumerate().map(|(i, d)| (&d.path[..], i)));
     let mut changed_dir = vec![false; dirs.len()];
     for &d in &changes.dirs {
         changed_dir[d] = true;
     }
     let changed_file: RoaringBitmap = changes.files.iter().copied().collect();
     let start = *by_path.get(scope.sub)?;
-    let below = |path: &[u8]| -> Vec<u8> {
+    let below = |path: &'a [u8]| -> &'a [u8] {
         let rest = &path[scope.sub.len()..];
-        rest.strip_prefix(b"/").unwrap_or(rest).to_vec()
+        rest.strip_prefix(b"/").unwrap_or(rest)
     };
     let mut counts = Counts::default();
     let mut members = Vec::new();
@@ -189,42 +192,46 @@ pub fn plan(
     while let Some((i, depth)) = stack.pop() {
         let dir = &dirs[i];
         let rel = below(&dir.path);
-        if !enter(&rel) {
+        if !enter(rel) {
             continue;
         }
         // The walk visits this directory's entries at depth + 1 and
         // descends into a subdirectory at depth + 1 below the limit.
         if scope.max_depth.is_some_and(|m| depth >= m) {
             if scope.visits == Visits::Everything && depth == 0 {
-                out.push(ListedDir { rel, depth, children: Vec::new() });
+                out.push(ListedDir { rel: rel.to_vec(), depth, children: Vec::new() });
             }
             continue;
         }
         let descend = scope.max_depth.is_none_or(|m| depth + 1 < m);
         // The entries as they are now, each with its place among the
         // indexed ones (None: not indexed).
+        // (An unchanged directory's are read from the index in place.)
         let now: Vec<(Vec<u8>, EntryType)>;
-        let entries: Vec<(&[u8], EntryType, Option<usize>)> = if changed_dir[i] {
+        let reread: Option<Vec<(&[u8], EntryType, Option<usize>)>> = if changed_dir[i] {
             counts.dirs_reread += 1;
             match read_again(&root.join(std::ffi::OsStr::from_bytes(&dir.path))) {
                 Some(list) => {
                     now = list;
                     let indexed = |name: &[u8]| dir.entries.find(name);
-                    now.iter().map(|(n, t)| (&n[..], *t, indexed(n))).collect()
+                    Some(now.iter().map(|(n, t)| (&n[..], *t, indexed(n))).collect())
                 }
                 None => {
                     // The walk opens it and reports why it cannot.
-                    out.push(ListedDir { rel, depth, children: Vec::new() });
+                    out.push(ListedDir { rel: rel.to_vec(), depth, children: Vec::new() });
                     continue;
                 }
             }
         } else {
-            (0..dir.entries.len())
-                .map(|j| (dir.entries.name(j), dir.entries.get(j).kind, Some(j)))
-                .collect()
+            None
         };
+        let count = reread.as_ref().map_or(dir.entries.len(), Vec::len);
         let mut children = Vec::new();
-        for (name, kind, indexed) in entries {
+        for k in 0..count {
+            let (name, kind, indexed) = match &reread {
+                Some(list) => list[k],
+                None => (dir.entries.name(k), dir.entries.kind(k), Some(k)),
+            };
             // A subdirectory the index has read (listed too).
             let listed = (kind == EntryType::Dir)
                 .then(|| {
@@ -323,7 +330,7 @@ pub fn plan(
         }
         // find visits the searched directory itself, whatever it holds.
         if !children.is_empty() || (scope.visits == Visits::Everything && depth == 0) {
-            out.push(ListedDir { rel, depth, children });
+            out.push(ListedDir { rel: rel.to_vec(), depth, children });
         }
     }
     Some(Planned { listed: out, counts, members })

@@ -12,6 +12,11 @@ use trawl_select::expr::{Action, Expr};
 use trawl_select::{Evaluator, Extraction, FindCommand, Follow};
 use trawl_walk::{Entry, Visitor, WalkBuilder, WalkError, WalkErrorKind, WalkState};
 
+/// Below this many entries handed over by indexes (and nothing else to
+/// walk), a find runs on the calling thread: on 2 cores, starting the
+/// walk's threads took longer than visiting a few hundred entries.
+const FEW_TO_VISIT: usize = 1024;
+
 pub const USAGE: &str = "\
 Usage: trawl find [-H|-L|-P] [-j N] [--sort] [--no-index] [PATH...] [EXPRESSION]
 
@@ -219,6 +224,8 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
     };
     let mut walk = WalkBuilder::new();
     let mut served = Vec::new();
+    // The entries indexes handed over.
+    let mut listed = 0;
     // Entries whose names make the expression do nothing are not visited.
     let need = cmd.expr.name_needed_for_effect();
     let named = |name: &[u8]| need.as_ref().is_none_or(|n| n.is_match(name));
@@ -228,15 +235,18 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
             && std::fs::symlink_metadata(OsStr::from_bytes(p)).is_ok_and(|m| m.is_symlink());
         let depth_threads = (cmd.max_depth, if cmd.threads == 0 { cpus } else { cmd.threads });
         walk.start_operand();
-        served.push(
-            indexed
-                && !link
-                && crate::indexed::add_find_root(&mut walk, p, depth_threads, &named, &report),
-        );
+        let handed = match indexed && !link {
+            true => crate::indexed::add_find_root(&mut walk, p, depth_threads, &named, &report),
+            false => None,
+        };
+        served.push(handed.is_some());
+        listed += handed.unwrap_or(0);
     }
-    // Served alone: nothing waits on the disk, one thread per CPU.
+    // Served alone: nothing waits on the disk, one thread per CPU; when
+    // only a few entries are left to visit, the calling thread alone (a
+    // thread started costs more than they take).
     if cmd.threads == 0 && served.iter().all(|&s| s) && !served.is_empty() {
-        threads = cpus;
+        threads = if listed < FEW_TO_VISIT { 1 } else { cpus };
     }
     walk.threads(threads)
         .follow_links(cmd.follow == Follow::Always)

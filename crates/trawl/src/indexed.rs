@@ -180,17 +180,18 @@ fn open(cache: &Path, path: &[u8], report: &dyn Fn(&[u8])) -> Option<Opened> {
 /// starting point `path` (directories whose stamps changed read again)
 /// whose name `named` accepts, to be visited as the walk would;
 /// directories are opened only when an entry needs it (a test that stats,
-/// an action). False when no index serves it.
+/// an action). How many entries it handed over; None when no index
+/// serves it.
 pub fn add_find_root(
     walk: &mut WalkBuilder,
     path: &[u8],
     (max_depth, threads): (Option<usize>, usize),
     named: &dyn Fn(&[u8]) -> bool,
     report: &dyn Fn(&[u8]),
-) -> bool {
-    let Some(cache) = index_cache() else { return false };
-    let Some(o) = open(&cache, path, report) else { return false };
-    let Some((dirs, wanted)) = o.dirs(report) else { return false };
+) -> Option<usize> {
+    let cache = index_cache()?;
+    let o = open(&cache, path, report)?;
+    let (dirs, wanted) = o.dirs(report)?;
     let root = o.store.root();
     let changes = o.watched(dirs.len()).unwrap_or_else(|| {
         trawl_index::fresh::check_dirs(root, &dirs, &wanted, o.segment.racy_after(), threads)
@@ -202,12 +203,11 @@ pub fn add_find_root(
         binary_files: BinaryFiles::Searched,
         visits: Visits::Everything,
     };
-    let planned = visit::plan(root, &dirs, &changes, None, scope, &mut |_| true, named);
-    let Some(planned) = planned else {
-        return false;
-    };
+    let planned = visit::plan(root, &dirs, &changes, None, scope, &mut |_| true, named)?;
+    // The starting point itself, and its entries.
+    let entries = 1 + planned.listed.iter().map(|d| d.children.len()).sum::<usize>();
     add_listed(walk, planned.listed, (path, path), (Opening::WhenNeeded, Itself::Visited));
-    true
+    Some(entries)
 }
 
 /// Hands `walk` what the index says to visit for the directory operand
