@@ -153,6 +153,10 @@ fn read_again(path: &Path) -> Option<Vec<(Vec<u8>, EntryType)>> {
     Some(out)
 }
 
+/// An entry of a directory read again: its name, its type and its place
+/// among the directory's indexed entries (None: not indexed).
+type Present<'n> = (&'n [u8], EntryType, Option<usize>);
+
 /// Plans the visits of a search of `scope` in the index of `root` (whose
 /// directories are `dirs`), after `changes` were found; `candidates` are
 /// what may match (None: all), `enter` says whether the walk
@@ -208,7 +212,7 @@ pub fn plan<'a>(
         // indexed ones (None: not indexed).
         // (An unchanged directory's are read from the index in place.)
         let now: Vec<(Vec<u8>, EntryType)>;
-        let reread: Option<Vec<(&[u8], EntryType, Option<usize>)>> = if changed_dir[i] {
+        let reread: Option<Vec<Present>> = if changed_dir[i] {
             counts.dirs_reread += 1;
             match read_again(&root.join(std::ffi::OsStr::from_bytes(&dir.path))) {
                 Some(list) => {
