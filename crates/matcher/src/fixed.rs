@@ -1,8 +1,9 @@
-//! Fixed strings (`-F`): one string by a vector search; several by the
+//! Fixed strings (`-F`): one string by a vector search (memmem); several by the
 //! regex engine (see [`regex_engine_first`], decided by the builder), a
 //! case-blind pair filter, a shift table or Aho-Corasick.
 
 use aho_corasick::{AhoCorasick, Input, MatchKind};
+use memchr::memmem;
 
 use crate::fold::{FoldByte, FoldFinder};
 use crate::fold_set::FoldSet;
@@ -23,6 +24,10 @@ pub struct FixedMatcher {
 
 #[derive(Debug)]
 enum Search {
+    /// One string (not empty), matched as it is: memmem's search, without
+    /// the automaton Aho-Corasick would build around it (a tiny search's
+    /// start).
+    One(memmem::Finder<'static>),
     /// One string with letters under `-i`: Aho-Corasick's ASCII case
     /// folding forgoes its vector search, this finder does not.
     Folded(FoldFinder),
@@ -30,8 +35,8 @@ enum Search {
     FoldSet(FoldSet),
     /// Several strings of four bytes or more.
     Shift(Box<ShiftSet>),
-    /// Anything else (a string of one to three bytes among several, and
-    /// one string, which Aho-Corasick hands to memmem).
+    /// Anything else (a string of one to three bytes among several, the
+    /// empty string).
     Automaton(AhoCorasick),
 }
 
@@ -63,6 +68,9 @@ impl FixedMatcher {
                 FoldFinder::new(one.iter().map(|&b| FoldByte::ignoring_case(b)).collect())
                     .map(Search::Folded)
             }
+            [one] if !one.is_empty() && !ignore_case => {
+                Some(Search::One(memmem::Finder::new(one).into_owned()))
+            }
             [_, _, ..] => {
                 ignore_case.then(|| FoldSet::new(patterns).map(Search::FoldSet)).flatten().or_else(
                     || ShiftSet::new(patterns, ignore_case).map(|s| Search::Shift(Box::new(s))),
@@ -86,6 +94,7 @@ impl FixedMatcher {
     /// The search's name, for `--debug`.
     pub(crate) fn engine(&self) -> &'static str {
         match self.search {
+            Search::One(_) => "substring search (memmem)",
             Search::Folded(_) => "case-blind substring search",
             Search::FoldSet(_) => "case-blind pair filter",
             Search::Shift(_) => "shift table (Wu-Manber)",
@@ -98,6 +107,10 @@ impl Matcher for FixedMatcher {
     #[inline]
     fn find_at(&self, haystack: &[u8], at: usize) -> Result<Option<Match>, Error> {
         Ok(match &self.search {
+            Search::One(f) => {
+                let len = f.needle().len();
+                f.find(&haystack[at..]).map(|i| Match::new(at + i, at + i + len))
+            }
             Search::Folded(f) => {
                 f.find(&haystack[at..]).map(|i| Match::new(at + i, at + i + f.len()))
             }

@@ -52,23 +52,30 @@ pub enum Choice {
 pub struct RulesBuilder {
     globs: OverrideBuilder,
     any_glob: bool,
-    types: TypesBuilder,
+    /// The type table, made when a type option is met (ripgrep's default
+    /// table of some 400 globs is a tenth of a tiny search's start).
+    types: Option<TypesBuilder>,
     any_type: bool,
     hidden: Hidden,
 }
 
 impl Default for RulesBuilder {
     fn default() -> Self {
-        let mut types = TypesBuilder::new();
-        types.add_defaults();
         RulesBuilder {
             globs: OverrideBuilder::new(""),
             any_glob: false,
-            types,
+            types: None,
             any_type: false,
             hidden: Hidden::Searched,
         }
     }
+}
+
+/// The type table with ripgrep's types.
+fn default_types() -> TypesBuilder {
+    let mut types = TypesBuilder::new();
+    types.add_defaults();
+    types
 }
 
 fn text(b: &[u8]) -> Result<&str, String> {
@@ -88,28 +95,32 @@ impl RulesBuilder {
     /// `--type-add NAME:GLOB` (or `NAME:include:OTHER,...`).
     pub fn type_add(&mut self, def: &[u8]) -> Result<&mut Self, String> {
         let d = text(def)?;
-        self.types.add_def(d).map_err(|e| format!("invalid --type-add '{d}': {e}"))?;
+        self.types().add_def(d).map_err(|e| format!("invalid --type-add '{d}': {e}"))?;
         Ok(self)
     }
 
     /// `--type-clear NAME`: forget the type's globs (before redefining it).
     pub fn type_clear(&mut self, name: &[u8]) -> Result<&mut Self, String> {
-        self.types.clear(text(name)?);
+        self.types().clear(text(name)?);
         Ok(self)
     }
 
     /// `--type NAME`: read files of this type (and of the others selected).
     pub fn select(&mut self, name: &[u8]) -> Result<&mut Self, String> {
-        self.types.select(text(name)?);
+        self.types().select(text(name)?);
         self.any_type = true;
         Ok(self)
     }
 
     /// `--type-not NAME`: leave files of this type out.
     pub fn negate(&mut self, name: &[u8]) -> Result<&mut Self, String> {
-        self.types.negate(text(name)?);
+        self.types().negate(text(name)?);
         self.any_type = true;
         Ok(self)
+    }
+
+    fn types(&mut self) -> &mut TypesBuilder {
+        self.types.get_or_insert_with(default_types)
     }
 
     /// Whether hidden entries are read.
@@ -120,7 +131,15 @@ impl RulesBuilder {
 
     /// The type table as `--type-list` prints it: `name: glob, glob`.
     pub fn type_list(&self) -> Vec<String> {
-        self.types
+        let defaults;
+        let types = match &self.types {
+            Some(t) => t,
+            None => {
+                defaults = default_types();
+                &defaults
+            }
+        };
+        types
             .definitions()
             .iter()
             .map(|d| format!("{}: {}", d.name(), d.globs().join(", ")))
@@ -133,7 +152,13 @@ impl RulesBuilder {
             return Ok(None);
         }
         let globs = self.globs.build().map_err(|e| e.to_string())?;
-        let types = self.types.build().map_err(|e| e.to_string())?;
+        // (No type option: a table with nothing selected, which matches
+        // nothing.)
+        let types = match &self.types {
+            Some(t) => t.build(),
+            None => TypesBuilder::new().build(),
+        };
+        let types = types.map_err(|e| e.to_string())?;
         Ok(Some(Rules { globs, types, hidden: self.hidden }))
     }
 }

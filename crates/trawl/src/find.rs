@@ -181,17 +181,12 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
         eprintln!("trawl: {msg}");
         failed = true;
     }
-    // Reading directories blocks on the disk when the cache is cold: more
-    // threads than CPUs keep it busy (cold Linux tree: 0.34 s on 2 threads,
-    // 0.12 s on 24), and cost little when warm (27 ms vs 34 ms).
-    let cpus = trawl_walk::cpus();
-    let mut threads = match cmd.threads {
-        0 => cpus.max(24),
-        n => n,
-    };
+    // How many threads walk: 0 until decided below (the CPUs are counted,
+    // which reads cgroup files, only for a walk of more than one entry).
+    let mut threads = cmd.threads;
     // Sorted: in parallel when evaluations only print (their output is
     // captured and written in order), else on one thread, in order.
-    let in_order = cmd.sorted && threads > 1 && prints_only(&cmd.expr);
+    let in_order = cmd.sorted && threads != 1 && prints_only(&cmd.expr);
     // -ok and -okdir ask one question at a time, in walk order.
     let asks = cmd.execs.iter().any(|e| e.ask);
     if (cmd.sorted && !in_order) || asks {
@@ -233,7 +228,7 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
         // -P names a link as a link: not the directory it points to.
         let link = cmd.follow == Follow::Never
             && std::fs::symlink_metadata(OsStr::from_bytes(p)).is_ok_and(|m| m.is_symlink());
-        let depth_threads = (cmd.max_depth, if cmd.threads == 0 { cpus } else { cmd.threads });
+        let depth_threads = (cmd.max_depth, cmd.threads);
         walk.start_operand();
         let handed = match indexed && !link {
             true => crate::indexed::add_find_root(&mut walk, p, depth_threads, &named, &report),
@@ -245,11 +240,10 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
     // Served alone: nothing waits on the disk, one thread per CPU; when
     // only a few entries are left to visit, the calling thread alone (a
     // thread started costs more than they take).
-    if cmd.threads == 0 && served.iter().all(|&s| s) && !served.is_empty() {
-        threads = if listed < FEW_TO_VISIT { 1 } else { cpus };
+    if threads == 0 && served.iter().all(|&s| s) && !served.is_empty() {
+        threads = if listed < FEW_TO_VISIT { 1 } else { trawl_walk::cpus() };
     }
-    walk.threads(threads)
-        .follow_links(cmd.follow == Follow::Always)
+    walk.follow_links(cmd.follow == Follow::Always)
         .follow_roots(cmd.follow != Follow::Never)
         .max_depth(cmd.max_depth)
         .same_file_system(cmd.same_file_system)
@@ -262,6 +256,13 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
             walk.add_root(OsStr::from_bytes(p));
         }
     }
+    if threads == 0 {
+        // Reading directories blocks on the disk when the cache is cold:
+        // more threads than CPUs keep it busy (cold Linux tree: 0.34 s on 2
+        // threads, 0.12 s on 24), and cost little when warm (27 ms vs 34 ms).
+        threads = if walk.is_one_entry() { 1 } else { trawl_walk::cpus().max(24) };
+    }
+    walk.threads(threads);
     let captures: Vec<Capture> =
         (0..if in_order { threads } else { 0 }).map(|_| Capture::default()).collect();
     let visitors = walk.run(|i| {

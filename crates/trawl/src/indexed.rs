@@ -156,6 +156,14 @@ fn report_refused(store: &Store, e: &dyn std::fmt::Display, report: &dyn Fn(&[u8
     report(msg.as_bytes());
 }
 
+/// Whether `path` names a directory (following links): an index lists
+/// directories, so a file named on the command line is searched as it
+/// is, without looking for an index above it.
+fn is_dir(path: &[u8]) -> bool {
+    let path: &[u8] = if path.is_empty() { b"." } else { path };
+    std::fs::metadata(std::ffi::OsStr::from_bytes(path)).is_ok_and(|m| m.is_dir())
+}
+
 /// The index covering the directory `path`, checked; a damaged one is
 /// reported and not used.
 fn open(cache: &Path, path: &[u8], report: &dyn Fn(&[u8])) -> Option<Opened> {
@@ -180,8 +188,8 @@ fn open(cache: &Path, path: &[u8], report: &dyn Fn(&[u8])) -> Option<Opened> {
 /// starting point `path` (directories whose stamps changed read again)
 /// whose name `named` accepts, to be visited as the walk would;
 /// directories are opened only when an entry needs it (a test that stats,
-/// an action). How many entries it handed over; None when no index
-/// serves it.
+/// an action); `threads` check it (0: one per CPU). How many entries it
+/// handed over; None when no index serves it.
 pub fn add_find_root(
     walk: &mut WalkBuilder,
     path: &[u8],
@@ -189,6 +197,10 @@ pub fn add_find_root(
     named: &dyn Fn(&[u8]) -> bool,
     report: &dyn Fn(&[u8]),
 ) -> Option<usize> {
+    if !is_dir(path) {
+        return None;
+    }
+    let threads = if threads == 0 { trawl_walk::cpus() } else { threads };
     let cache = index_cache()?;
     let o = open(&cache, path, report)?;
     let (dirs, wanted) = o.dirs(report)?;
@@ -221,6 +233,9 @@ pub fn add_operand(
     display: &[u8],
     report: &dyn Fn(&[u8]),
 ) -> bool {
+    if !is_dir(path) {
+        return false;
+    }
     let Some(o) = open(&use_.cache, path, report) else { return false };
     let Some((dirs, wanted)) = o.dirs(report) else { return false };
     let Opened { store, segment, sub, .. } = &o;
