@@ -27,7 +27,7 @@ enum Search {
     /// One string (not empty), matched as it is: memmem's search, without
     /// the automaton Aho-Corasick would build around it (a tiny search's
     /// start).
-    One(memmem::Finder<'static>),
+    One(Box<memmem::Finder<'static>>),
     /// One string with letters under `-i`: Aho-Corasick's ASCII case
     /// folding forgoes its vector search, this finder does not.
     Folded(FoldFinder),
@@ -69,7 +69,7 @@ impl FixedMatcher {
                     .map(Search::Folded)
             }
             [one] if !one.is_empty() && !ignore_case => {
-                Some(Search::One(memmem::Finder::new(one).into_owned()))
+                Some(Search::One(Box::new(memmem::Finder::new(one).into_owned())))
             }
             [_, _, ..] => {
                 ignore_case.then(|| FoldSet::new(patterns).map(Search::FoldSet)).flatten().or_else(
