@@ -142,7 +142,17 @@ pub fn command() -> Command {
 }
 
 fn definition() -> Command {
-    let flag = |name: &'static str| Arg::new(name).action(ArgAction::SetTrue);
+    // A flag: true when given, absent otherwise. (Not SetTrue: clap gives
+    // each SetTrue flag a default, made at every parse and searched at
+    // every lookup; with some 150 flags that was a third of a tiny
+    // search's start. Read them with `flag`.)
+    let flag = |name: &'static str| {
+        Arg::new(name)
+            .action(ArgAction::Set)
+            .num_args(0)
+            .default_missing_value("true")
+            .value_parser(clap::value_parser!(bool))
+    };
     let many = |name: &'static str| {
         Arg::new(name).action(ArgAction::Append).value_parser(clap::value_parser!(OsString))
     };
@@ -267,7 +277,9 @@ impl ValueOptions {
         let mut v = ValueOptions { shorts: Vec::new(), longs: Vec::new() };
         for a in cmd.get_arguments() {
             // `--color[=WHEN]` never takes the next argument.
-            if a.is_positional() || !a.get_action().takes_values() || a.is_require_equals_set() {
+            let no_value = !a.get_action().takes_values()
+                || a.get_num_args().is_some_and(|n| !n.takes_values());
+            if a.is_positional() || no_value || a.is_require_equals_set() {
                 continue;
             }
             let shorts =
@@ -281,6 +293,11 @@ impl ValueOptions {
 }
 
 /// Rewrites grep's `-NUM` (context of NUM lines) as `--context=NUM`.
+/// Whether the flag `id` (see `definition`) was given.
+pub fn flag(m: &ArgMatches, id: &str) -> bool {
+    m.get_one::<bool>(id).copied().unwrap_or(false)
+}
+
 pub fn preprocess(args: Vec<OsString>, cmd: &Command) -> Vec<OsString> {
     let takes_value = ValueOptions::of(cmd);
     let mut out = Vec::with_capacity(args.len());

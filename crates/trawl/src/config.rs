@@ -322,7 +322,7 @@ pub fn rules_builder(m: &ArgMatches) -> Result<RulesBuilder, String> {
 
 impl Config {
     pub fn from_matches(m: &ArgMatches, cancel: Cancel) -> Result<Config, String> {
-        let flag = |id: &str| m.get_flag(id);
+        let flag = |id: &str| crate::args::flag(m, id);
         let mut positional = os_values(m, "pattern_or_path").into_iter();
 
         // Patterns: -e and -f in the order given, else the first operand

@@ -99,15 +99,20 @@ impl ConfigFile {
             let argv = crate::args::preprocess(argv, cmd);
             cmd.clone().try_get_matches_from(&argv).map_err(|e| (e, argv))
         };
+        let operand = |m: &clap::ArgMatches| m.contains_id("pattern_or_path");
         match parse(self.lines.len()) {
-            Ok(m) => match m.indices_of("pattern_or_path").and_then(|mut i| i.next()) {
-                // Index 0 is the program's name.
-                Some(at) => Err(self.blame(
-                    &self.lines[at - 1],
+            Ok(m) if operand(&m) => {
+                // The line that makes the first prefix of the file hold an
+                // operand (clap's indices count a flag's value too).
+                let n = (1..=self.lines.len())
+                    .find(|&n| parse(n).is_ok_and(|m| operand(&m)))
+                    .unwrap_or(self.lines.len());
+                Err(self.blame(
+                    &self.lines[n - 1],
                     "not an option (a configuration file holds options only; a value goes after '=' or on the line after its option)",
-                )),
-                None => Ok(()),
-            },
+                ))
+            }
+            Ok(_) => Ok(()),
             Err((e, argv)) => {
                 // The line after the longest prefix that parses, or the
                 // one after it when that holds the value found wrong (a

@@ -94,7 +94,7 @@ fn main() -> ExitCode {
             }
         };
     }
-    if matches.get_flag("type_list") {
+    if args::flag(&matches, "type_list") {
         return match config::rules_builder(&matches) {
             Ok(b) => {
                 let mut text = b.type_list().join("\n");
