@@ -74,12 +74,15 @@ impl ConfigFile {
 /// The command line with the configuration file's arguments put first
 /// (`argv` unchanged under `--no-config` or without a file). A file whose
 /// arguments are wrong alone is an error naming its path and line.
-pub fn with_defaults(argv: Vec<OsString>, cmd: &clap::Command) -> Result<Vec<OsString>, String> {
+pub fn with_defaults(
+    argv: Vec<OsString>,
+    command: impl FnOnce() -> clap::Command,
+) -> Result<Vec<OsString>, String> {
     if disabled(&argv) {
         return Ok(argv);
     }
     let Some(file) = ConfigFile::load()? else { return Ok(argv) };
-    file.check(cmd)?;
+    file.check(&command())?;
     let mut out = Vec::with_capacity(argv.len() + file.lines.len());
     let mut argv = argv.into_iter();
     out.extend(argv.next());

@@ -63,15 +63,23 @@ fn main() -> ExitCode {
     if argv.get(1).is_some_and(|a| a == "index") {
         return index_cmd::main(argv.split_off(2), &cancel);
     }
-    let command = args::command();
-    let argv = match config_file::with_defaults(argv, &command) {
+    let argv = match config_file::with_defaults(argv, args::command) {
         Ok(a) => a,
         Err(msg) => {
             eprintln!("trawl: {msg}");
             return ExitCode::from(2);
         }
     };
-    let argv = args::preprocess(argv, &command);
+    // (A command line of operands only, the common tiny search, is parsed
+    // without building every option: see args::lean_command.)
+    let (command, argv) = match args::operands_only(&argv) {
+        true => (args::lean_command(), argv),
+        false => {
+            let command = args::command();
+            let argv = args::preprocess(argv, &command);
+            (command, argv)
+        }
+    };
     let matches = match command.try_get_matches_from(&argv) {
         Ok(m) => m,
         Err(e) if e.use_stderr() => {

@@ -40,6 +40,43 @@ fn configuration_file_arguments_come_before_the_command_line() {
         .assert_stdout("hello\n");
 }
 
+/// A command line of operands only is parsed by a lean command (issue 19's
+/// startup); an option that changes nothing (--no-config) sends the same
+/// search through the full one: output, messages and exit code are equal.
+#[test]
+fn an_operands_only_command_line_is_read_as_the_full_parser_reads_it() {
+    let t = config_tree();
+    t.file(
+        "dir/c.txt",
+        "hello there
+",
+    )
+    .file("dir/d.bin", "hello\0\n");
+    let cases: [&[&str]; 9] = [
+        &["hello", "a.txt"],
+        &["hello", "a.txt", "b.md", "dir"],
+        &["hello", "."],
+        &["HELLO", "dir"],
+        &["absent", "a.txt"],
+        &["hello", "missing"],
+        &["", "a.txt"],
+        &["(unclosed", "a.txt"],
+        &["hel+o", "a.txt", "dir/c.txt"],
+    ];
+    for args in cases {
+        let lean = t.trawl().args(args).run();
+        let full = t.trawl().args(["--no-config"]).args(args).run();
+        assert_eq!(lean.code, full.code, "exit code of {args:?}");
+        assert_eq!(lean.stdout, full.stdout, "output of {args:?}");
+        assert_eq!(lean.stderr, full.stderr, "messages of {args:?}");
+    }
+    // Standard input, no operand but the pattern.
+    let lean = t.trawl().args(["hello"]).stdin(b"hello\nno\n").run();
+    let full = t.trawl().args(["--no-config", "hello"]).stdin(b"hello\nno\n").run();
+    assert_eq!((lean.code, &lean.stdout), (full.code, &full.stdout));
+    assert_eq!(lean.stdout, b"hello\n");
+}
+
 #[test]
 fn configuration_file_is_found_under_xdg_config_home() {
     let t = config_tree();
