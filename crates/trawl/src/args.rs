@@ -131,36 +131,8 @@ Examples:
 Default arguments, one per line: $TRAWL_CONFIG_PATH, else $XDG_CONFIG_HOME/trawl/config
 (--no-config ignores it). Exit status: 0 a line was selected, 1 none, 2 an error.";
 
-/// Whether a command carries its help: the texts and headings that --help,
-/// the man page and the completions show (parsing needs neither, and
-/// making them is a fifth of the command's cost).
-#[derive(Clone, Copy, Debug, Eq, PartialEq)]
-pub enum Help {
-    Included,
-    Left,
-}
-
-/// The command, with its help.
 pub fn command() -> Command {
-    command_with(Help::Included)
-}
-
-/// The command that parses `argv` (after the configuration file's
-/// arguments): [`lean_command`] for operands only, else the command, with
-/// its help only when `--help` or `--generate` is asked.
-pub fn parser_for(argv: &[OsString]) -> Command {
-    if operands_only(argv) {
-        return lean_command();
-    }
-    let asks = |a: &OsString| a == "--help" || a.as_bytes().starts_with(b"--generate");
-    command_with(if argv.iter().skip(1).any(asks) { Help::Included } else { Help::Left })
-}
-
-fn command_with(help: Help) -> Command {
-    let mut cmd = definition(help);
-    if help == Help::Left {
-        return cmd;
-    }
+    let mut cmd = definition();
     for (heading, ids) in HEADINGS {
         for id in ids {
             cmd = cmd.mut_arg(*id, |a| a.help_heading(heading));
@@ -309,8 +281,7 @@ pub fn lean_command() -> Command {
     settings().arg(operands()).args(ids.into_iter().map(|id| Arg::new(id).long(id)))
 }
 
-fn definition(help: Help) -> Command {
-    let text = |t: &'static str| (help == Help::Included).then_some(t);
+fn definition() -> Command {
     // A flag: true when given, absent otherwise. (Not SetTrue: clap gives
     // each SetTrue flag a default, made at every parse and searched at
     // every lookup; with some 150 flags that was a third of a tiny
@@ -328,101 +299,101 @@ fn definition(help: Help) -> Command {
     let num = |name: &'static str| Arg::new(name).value_parser(clap::value_parser!(u64));
     settings()
         .arg(operands())
-        .arg(many("regexp").short('e').long("regexp").value_name("PATTERN").help(text("Use PATTERN (may be repeated)")).allow_hyphen_values(true))
-        .arg(many("file").short('f').long("file").value_name("FILE").help(text("Read patterns from FILE, one per line")))
-        .arg(flag("fixed").short('F').long("fixed-strings").help(text("Patterns are fixed strings")))
-        .arg(flag("basic").short('G').long("basic-regexp").help(text("Patterns are POSIX basic regular expressions")))
-        .arg(flag("extended").short('E').long("extended-regexp").help(text("Patterns are extended regular expressions, read as Perl-compatible ones (the default): ERE's operators mean the same there, and a backslash before a letter follows Perl")))
-        .arg(flag("perl").short('P').long("perl-regexp").help(text("Use PCRE2 (with JIT)")))
-        .arg(Arg::new("engine").long("engine").value_parser(["auto", "rust", "pcre2"]).help(text("Regex engine: auto (Rust regex unless PCRE2 is needed), rust, pcre2")))
-        .arg(flag("ignore_case").short('i').short_alias('y').long("ignore-case").help(text("Ignore case (Unicode case folding in a UTF-8 locale, ASCII in C)")))
-        .arg(flag("no_ignore_case").long("no-ignore-case").help(text("Do not ignore case")))
-        .arg(flag("smart_case").short('S').long("smart-case").help(text("Ignore case unless a pattern has an uppercase letter")))
-        .arg(flag("multiline").long("multiline").help(text("Let matches span lines: \\n matches a newline, and every line a match touches is printed (rg's -U; -U is grep's --binary here); each file is read whole")))
-        .arg(flag("multiline_dotall").long("multiline-dotall").help(text("With --multiline, '.' matches a newline too")))
-        .arg(flag("word").short('w').long("word-regexp").help(text("Match only whole words")))
-        .arg(flag("line").short('x').long("line-regexp").help(text("Match only whole lines")))
-        .arg(flag("invert").short('v').long("invert-match").help(text("Select non-matching lines")))
-        .arg(flag("count").short('c').long("count").help(text("Print only a count of selected lines per file")))
-        .arg(flag("files_with_matches").short('l').long("files-with-matches").help(text("Print only names of files with selected lines")))
-        .arg(flag("files_without_match").short('L').long("files-without-match").help(text("Print only names of files with no selected lines")))
-        .arg(flag("only_matching").short('o').long("only-matching").help(text("Print only the matched parts of lines")))
-        .arg(flag("quiet").short('q').long("quiet").visible_alias("silent").help(text("Print nothing; exit 0 at the first match")))
-        .arg(flag("no_messages").short('s').long("no-messages").help(text("Suppress error messages about files")))
-        .arg(flag("line_number").short('n').long("line-number").help(text("Print line numbers")))
-        .arg(flag("no_line_number").short('N').long("no-line-number").help(text("Do not print line numbers (the default on a terminal is to print them)")))
-        .arg(flag("byte_offset").short('b').long("byte-offset").help(text("Print the byte offset of each line (or match with -o)")))
-        .arg(flag("with_filename").short('H').long("with-filename").help(text("Print the file name for each match")))
-        .arg(flag("no_filename").short('h').long("no-filename").help(text("Never print file names (grep's -h; the help is --help)")))
-        .arg(num("max_count").short('m').long("max-count").value_name("NUM").help(text("Stop after NUM selected lines per file")))
-        .arg(num("after").short('A').long("after-context").value_name("NUM").help(text("Print NUM lines of trailing context")))
-        .arg(num("before").short('B').long("before-context").value_name("NUM").help(text("Print NUM lines of leading context")))
-        .arg(num("context").short('C').long("context").value_name("NUM").help(text("Print NUM lines of context")))
-        .arg(Arg::new("color").long("color").visible_alias("colour").value_name("WHEN").num_args(0..=1).require_equals(true).default_missing_value("auto").value_parser(["auto", "always", "never"]).help(text("Color output: auto (on a terminal), always, never; GREP_COLORS is understood")))
-        .arg(flag("null").short('Z').long("null").help(text("Print NUL after file names")))
-        .arg(flag("initial_tab").short('T').long("initial-tab").help(text("Put a tab between the prefix (name, line number, offset) and the line")))
-        .arg(Arg::new("devices").short('D').long("devices").value_name("ACTION").value_parser(["read", "skip"]).help(text("Devices, FIFOs and sockets: read (also those met in recursion) or skip; by default those named as operands are read")))
-        .arg(Arg::new("directories").short('d').long("directories").value_name("ACTION").value_parser(["read", "recurse", "skip"]).help(text("Directory operands: recurse (the default), skip, or read (an error, as grep)")))
-        .arg(flag("null_data").short('z').long("null-data").help(text("Lines end with NUL, not newline, in input and output (for find -print0 lists); newlines are ordinary bytes")))
-        .arg(Arg::new("group_separator").long("group-separator").value_name("SEP").value_parser(clap::value_parser!(OsString)).help(text("Print SEP between groups of context lines (default --)")))
-        .arg(flag("no_group_separator").long("no-group-separator").help(text("Print nothing between groups of context lines")))
-        .arg(Arg::new("label").long("label").value_name("LABEL").value_parser(clap::value_parser!(OsString)).help(text("Name standard input LABEL in the output")))
-        .arg(flag("binary_unix").short('U').long("binary").help(text("Accepted for GNU grep's sake: no effect on POSIX systems")))
-        .arg(many("exclude_from").long("exclude-from").value_name("FILE").help(text("Skip files whose name matches a glob read from FILE (one per line)")))
-        .arg(Arg::new("encoding").long("encoding").value_name("LABEL").help(text("Decode files from LABEL (an encoding_rs label: latin1, utf-16le, shift_jis...; rg's -E, which is grep's here); 'none' searches raw bytes. By default a file starting with a UTF-16 or UTF-8 byte-order mark is transcoded to UTF-8 (-a searches its raw bytes)")))
-        .arg(flag("text").short('a').long("text").help(text("Search binary files as text")))
-        .arg(flag("skip_binary").short('I').help(text("Skip binary files (--binary-files=without-match)")))
-        .arg(Arg::new("binary_files").long("binary-files").value_name("TYPE").value_parser(["binary", "text", "without-match"]).help(text("binary (default), text, without-match")))
-        .arg(many("include").long("include").value_name("GLOB").help(text("Search only files whose name matches GLOB")))
-        .arg(many("exclude").long("exclude").value_name("GLOB").help(text("Skip files whose name matches GLOB")))
-        .arg(many("exclude_dir").long("exclude-dir").value_name("GLOB").help(text("Skip directories whose name matches GLOB")))
-        .arg(flag("gitignore").long("gitignore").help(text("Honour .gitignore and .ignore files (inside a git repository also those of parent directories, .git/info/exclude and core.excludesFile); skip .git directories")))
-        .arg(many("glob").short('g').long("glob").value_name("GLOB").allow_hyphen_values(true).help(text("Search only files matching GLOB, or with !GLOB skip what it matches (files and directories); gitignore-style, matched against the path below the root given (braces, **); repeatable, the last matching glob wins, and when one includes, files no glob names are skipped")))
-        .arg(many("iglob").long("iglob").value_name("GLOB").allow_hyphen_values(true).help(text("As --glob, ignoring case")))
-        .arg(many("type").short('t').long("type").value_name("TYPE").help(text("Search only files of TYPE (ripgrep's type table, see --type-list; repeatable)")))
-        .arg(many("type_not").long("type-not").value_name("TYPE").help(text("Skip files of TYPE (rg's -T: -T is grep's --initial-tab here)")))
-        .arg(many("type_add").long("type-add").value_name("TYPE:GLOB").help(text("Add GLOB to TYPE's globs, or TYPE:include:OTHER,... its types' (for this run; put it in the configuration file to keep it)")))
-        .arg(many("type_clear").long("type-clear").value_name("TYPE").help(text("Forget TYPE's globs (before --type-add redefines it)")))
-        .arg(flag("type_list").long("type-list").help(text("List the file types and their globs, then exit")))
-        .arg(flag("files").long("files").help(text("List the files that would be searched (every filter applies; none is opened), without searching: all operands are paths")))
-        .arg(Arg::new("max_filesize").long("max-filesize").value_name("SIZE").value_parser(parse_size).help(text("Skip files larger than SIZE bytes (suffixes K, M, G: binary multiples)")))
-        .arg(flag("no_hidden").long("no-hidden").help(text("Skip hidden files and directories (a name starting with '.'), unless a --glob or --type names them")))
-        .arg(flag("hidden").long("hidden").overrides_with("no_hidden").help(text("Search hidden files and directories (the default; undoes --no-hidden and -k)")))
-        .arg(flag("no_gitignore").long("no-gitignore").overrides_with("gitignore").help(text("Do not honour ignore files (the default; undoes --gitignore and -k)")))
-        .arg(flag("code").short('k').long("code").help(text("Search a code repository as rg does by default: skip what git ignores (--gitignore), hidden files (--no-hidden) and binary files (-I)")))
-        .arg(flag("column").long("column").help(text("Print the column (from 1, in bytes) of the first match after the line number (of each match with -o); implies -n")))
-        .arg(flag("no_column").long("no-column").overrides_with("column").help(text("Do not print columns")))
-        .arg(flag("vimgrep").long("vimgrep").help(text("Print FILE:LINE:COLUMN:LINE for every match (a line with two matches is printed twice), as editors' quickfix lists read")))
-        .arg(flag("heading").long("heading").help(text("Print each file's name on a line of its own above its lines, with an empty line between files")))
-        .arg(flag("no_heading").long("no-heading").overrides_with("heading").help(text("Print the file name on each line (the default)")))
-        .arg(flag("trim").long("trim").help(text("Drop the leading whitespace of printed lines")))
-        .arg(Arg::new("max_columns").short('M').long("max-columns").value_name("NUM").value_parser(clap::value_parser!(u64)).help(text("Omit lines longer than NUM bytes (as rg: '[Omitted long matching line]'); 0 for no limit")))
-        .arg(flag("max_columns_preview").long("max-columns-preview").help(text("With -M: print the first NUM characters of a longer line instead")))
-        .arg(Arg::new("replace").long("replace").value_name("TEXT").value_parser(clap::value_parser!(OsString)).allow_hyphen_values(true).help(text("Print each match replaced by TEXT ($1, ${2}, $name, ${name}: its groups; $$: a dollar); long form only, -r is grep's recursion")))
-        .arg(flag("passthru").long("passthru").visible_alias("passthrough").help(text("Print every line: those without a match as context lines")))
-        .arg(Arg::new("hyperlink_format").long("hyperlink-format").value_name("FORMAT").help(text("Make file names hyperlinks (OSC 8) when coloring: none (the default), default, file, vscode, vscode-insiders, vscodium, cursor, windsurf, kitty, grep+, macvim, textmate, or a format with {path} and {host}, {line}, {column}, {wslprefix}")))
-        .arg(flag("json").long("json").help(text("Print results as JSON Lines")))
-        .arg(flag("stats").long("stats").help(text("Print statistics at the end (every selected line and match counted, whatever the output mode)")))
-        .arg(Arg::new("sort").long("sort").value_name("BY").value_parser(["path", "modified", "accessed", "created", "none"]).help(text("Sort output: path (depth-first, by name bytes; searched in parallel), modified, accessed, created (oldest first; files are listed, sorted, then searched in order), or none")))
-        .arg(Arg::new("sortr").long("sortr").value_name("BY").value_parser(["path", "modified", "accessed", "created", "none"]).overrides_with("sort").help(text("As --sort, in reverse order (newest first)")))
-        .arg(flag("no_mmap").long("no-mmap").help(text("Read large files instead of mapping them into memory")))
-        .arg(flag("line_buffered").long("line-buffered").help(text("Write each line as soon as it is found")))
-        .arg(flag("search_zip").long("search-zip").visible_alias("zip").help(text("Search inside compressed files (gzip, bzip2, xz, zstd, lz4) and archives (tar, zip), told by their bytes; members are named ARCHIVE{MEMBER}")))
-        .arg(flag("docs").long("docs").help(text("Search the text of documents too: office files and e-books read in-process (DOCX, PPTX, XLSX, ODT, ODS, ODP, EPUB), a paragraph or table row per line; PDFs through pdftotext (poppler-utils); PostScript, DVI, legacy Word and Excel files through gs, catdvi, catdoc and xls2csv when installed; your own extractors from $XDG_CONFIG_HOME/trawl/extractors.toml (see 'trawl extractors'); implies --search-zip")))
-        .arg(Arg::new("extract_jobs").long("extract-jobs").value_name("N").value_parser(clap::value_parser!(usize)).help(text("With --docs: at most N extractor processes (pdftotext, gs...) at once (default: one per CPU)")))
-        .arg(Arg::new("extract_timeout").long("extract-timeout").value_name("SECS").value_parser(clap::value_parser!(u64)).help(text("With --docs: kill an extractor process after SECS seconds (default 30)")))
-        .arg(flag("no_index").long("no-index").help(text("Do not use an index made by 'trawl index' (a search it serves reads only the files that changed or may match; the output is the same)")))
-        .arg(flag("no_cache").long("no-cache").help(text("With --docs: neither read nor fill the cache of extracted text (in $XDG_CACHE_HOME/trawl; see 'trawl cache')")))
-        .arg(Arg::new("max_archive_depth").long("max-archive-depth").value_name("N").value_parser(clap::value_parser!(usize)).help(text("With --search-zip: open at most N compressed streams and archives one inside another (default 8)")))
-        .arg(flag("recursive").short('r').long("recursive").help(text("Search directories recursively (always on)")))
-        .arg(flag("dereference").short('R').long("dereference-recursive").help(text("Recurse and follow symlinks")))
-        .arg(Arg::new("threads").short('j').long("threads").value_name("N").value_parser(clap::value_parser!(usize)).help(text("Number of threads (default: the number of CPUs)")))
-        .arg(Arg::new("max_depth").long("max-depth").value_name("N").value_parser(clap::value_parser!(usize)).help(text("Descend at most N directories below each path")))
-        .arg(flag("one_file_system").long("one-file-system").help(text("Do not cross file system boundaries")))
-        .arg(flag("no_config").long("no-config").help(text("Do not read the configuration file ($TRAWL_CONFIG_PATH, else $XDG_CONFIG_HOME/trawl/config: default arguments, one per line)")))
-        .arg(Arg::new("generate").long("generate").value_name("KIND").value_parser(crate::generate::KINDS).help(text("Print shell completions or the man page (complete-bash, complete-zsh, complete-fish, complete-powershell, complete-elvish, man) and exit")))
-        .arg(Arg::new("help").long("help").action(ArgAction::Help).help(text("Print help")))
-        .arg(Arg::new("version").short('V').long("version").action(ArgAction::Version).help(text("Print version")))
+        .arg(many("regexp").short('e').long("regexp").value_name("PATTERN").help("Use PATTERN (may be repeated)").allow_hyphen_values(true))
+        .arg(many("file").short('f').long("file").value_name("FILE").help("Read patterns from FILE, one per line"))
+        .arg(flag("fixed").short('F').long("fixed-strings").help("Patterns are fixed strings"))
+        .arg(flag("basic").short('G').long("basic-regexp").help("Patterns are POSIX basic regular expressions"))
+        .arg(flag("extended").short('E').long("extended-regexp").help("Patterns are extended regular expressions, read as Perl-compatible ones (the default): ERE's operators mean the same there, and a backslash before a letter follows Perl"))
+        .arg(flag("perl").short('P').long("perl-regexp").help("Use PCRE2 (with JIT)"))
+        .arg(Arg::new("engine").long("engine").value_parser(["auto", "rust", "pcre2"]).help("Regex engine: auto (Rust regex unless PCRE2 is needed), rust, pcre2"))
+        .arg(flag("ignore_case").short('i').short_alias('y').long("ignore-case").help("Ignore case (Unicode case folding in a UTF-8 locale, ASCII in C)"))
+        .arg(flag("no_ignore_case").long("no-ignore-case").help("Do not ignore case"))
+        .arg(flag("smart_case").short('S').long("smart-case").help("Ignore case unless a pattern has an uppercase letter"))
+        .arg(flag("multiline").long("multiline").help("Let matches span lines: \\n matches a newline, and every line a match touches is printed (rg's -U; -U is grep's --binary here); each file is read whole"))
+        .arg(flag("multiline_dotall").long("multiline-dotall").help("With --multiline, '.' matches a newline too"))
+        .arg(flag("word").short('w').long("word-regexp").help("Match only whole words"))
+        .arg(flag("line").short('x').long("line-regexp").help("Match only whole lines"))
+        .arg(flag("invert").short('v').long("invert-match").help("Select non-matching lines"))
+        .arg(flag("count").short('c').long("count").help("Print only a count of selected lines per file"))
+        .arg(flag("files_with_matches").short('l').long("files-with-matches").help("Print only names of files with selected lines"))
+        .arg(flag("files_without_match").short('L').long("files-without-match").help("Print only names of files with no selected lines"))
+        .arg(flag("only_matching").short('o').long("only-matching").help("Print only the matched parts of lines"))
+        .arg(flag("quiet").short('q').long("quiet").visible_alias("silent").help("Print nothing; exit 0 at the first match"))
+        .arg(flag("no_messages").short('s').long("no-messages").help("Suppress error messages about files"))
+        .arg(flag("line_number").short('n').long("line-number").help("Print line numbers"))
+        .arg(flag("no_line_number").short('N').long("no-line-number").help("Do not print line numbers (the default on a terminal is to print them)"))
+        .arg(flag("byte_offset").short('b').long("byte-offset").help("Print the byte offset of each line (or match with -o)"))
+        .arg(flag("with_filename").short('H').long("with-filename").help("Print the file name for each match"))
+        .arg(flag("no_filename").short('h').long("no-filename").help("Never print file names (grep's -h; the help is --help)"))
+        .arg(num("max_count").short('m').long("max-count").value_name("NUM").help("Stop after NUM selected lines per file"))
+        .arg(num("after").short('A').long("after-context").value_name("NUM").help("Print NUM lines of trailing context"))
+        .arg(num("before").short('B').long("before-context").value_name("NUM").help("Print NUM lines of leading context"))
+        .arg(num("context").short('C').long("context").value_name("NUM").help("Print NUM lines of context"))
+        .arg(Arg::new("color").long("color").visible_alias("colour").value_name("WHEN").num_args(0..=1).require_equals(true).default_missing_value("auto").value_parser(["auto", "always", "never"]).help("Color output: auto (on a terminal), always, never; GREP_COLORS is understood"))
+        .arg(flag("null").short('Z').long("null").help("Print NUL after file names"))
+        .arg(flag("initial_tab").short('T').long("initial-tab").help("Put a tab between the prefix (name, line number, offset) and the line"))
+        .arg(Arg::new("devices").short('D').long("devices").value_name("ACTION").value_parser(["read", "skip"]).help("Devices, FIFOs and sockets: read (also those met in recursion) or skip; by default those named as operands are read"))
+        .arg(Arg::new("directories").short('d').long("directories").value_name("ACTION").value_parser(["read", "recurse", "skip"]).help("Directory operands: recurse (the default), skip, or read (an error, as grep)"))
+        .arg(flag("null_data").short('z').long("null-data").help("Lines end with NUL, not newline, in input and output (for find -print0 lists); newlines are ordinary bytes"))
+        .arg(Arg::new("group_separator").long("group-separator").value_name("SEP").value_parser(clap::value_parser!(OsString)).help("Print SEP between groups of context lines (default --)"))
+        .arg(flag("no_group_separator").long("no-group-separator").help("Print nothing between groups of context lines"))
+        .arg(Arg::new("label").long("label").value_name("LABEL").value_parser(clap::value_parser!(OsString)).help("Name standard input LABEL in the output"))
+        .arg(flag("binary_unix").short('U').long("binary").help("Accepted for GNU grep's sake: no effect on POSIX systems"))
+        .arg(many("exclude_from").long("exclude-from").value_name("FILE").help("Skip files whose name matches a glob read from FILE (one per line)"))
+        .arg(Arg::new("encoding").long("encoding").value_name("LABEL").help("Decode files from LABEL (an encoding_rs label: latin1, utf-16le, shift_jis...; rg's -E, which is grep's here); 'none' searches raw bytes. By default a file starting with a UTF-16 or UTF-8 byte-order mark is transcoded to UTF-8 (-a searches its raw bytes)"))
+        .arg(flag("text").short('a').long("text").help("Search binary files as text"))
+        .arg(flag("skip_binary").short('I').help("Skip binary files (--binary-files=without-match)"))
+        .arg(Arg::new("binary_files").long("binary-files").value_name("TYPE").value_parser(["binary", "text", "without-match"]).help("binary (default), text, without-match"))
+        .arg(many("include").long("include").value_name("GLOB").help("Search only files whose name matches GLOB"))
+        .arg(many("exclude").long("exclude").value_name("GLOB").help("Skip files whose name matches GLOB"))
+        .arg(many("exclude_dir").long("exclude-dir").value_name("GLOB").help("Skip directories whose name matches GLOB"))
+        .arg(flag("gitignore").long("gitignore").help("Honour .gitignore and .ignore files (inside a git repository also those of parent directories, .git/info/exclude and core.excludesFile); skip .git directories"))
+        .arg(many("glob").short('g').long("glob").value_name("GLOB").allow_hyphen_values(true).help("Search only files matching GLOB, or with !GLOB skip what it matches (files and directories); gitignore-style, matched against the path below the root given (braces, **); repeatable, the last matching glob wins, and when one includes, files no glob names are skipped"))
+        .arg(many("iglob").long("iglob").value_name("GLOB").allow_hyphen_values(true).help("As --glob, ignoring case"))
+        .arg(many("type").short('t').long("type").value_name("TYPE").help("Search only files of TYPE (ripgrep's type table, see --type-list; repeatable)"))
+        .arg(many("type_not").long("type-not").value_name("TYPE").help("Skip files of TYPE (rg's -T: -T is grep's --initial-tab here)"))
+        .arg(many("type_add").long("type-add").value_name("TYPE:GLOB").help("Add GLOB to TYPE's globs, or TYPE:include:OTHER,... its types' (for this run; put it in the configuration file to keep it)"))
+        .arg(many("type_clear").long("type-clear").value_name("TYPE").help("Forget TYPE's globs (before --type-add redefines it)"))
+        .arg(flag("type_list").long("type-list").help("List the file types and their globs, then exit"))
+        .arg(flag("files").long("files").help("List the files that would be searched (every filter applies; none is opened), without searching: all operands are paths"))
+        .arg(Arg::new("max_filesize").long("max-filesize").value_name("SIZE").value_parser(parse_size).help("Skip files larger than SIZE bytes (suffixes K, M, G: binary multiples)"))
+        .arg(flag("no_hidden").long("no-hidden").help("Skip hidden files and directories (a name starting with '.'), unless a --glob or --type names them"))
+        .arg(flag("hidden").long("hidden").overrides_with("no_hidden").help("Search hidden files and directories (the default; undoes --no-hidden and -k)"))
+        .arg(flag("no_gitignore").long("no-gitignore").overrides_with("gitignore").help("Do not honour ignore files (the default; undoes --gitignore and -k)"))
+        .arg(flag("code").short('k').long("code").help("Search a code repository as rg does by default: skip what git ignores (--gitignore), hidden files (--no-hidden) and binary files (-I)"))
+        .arg(flag("column").long("column").help("Print the column (from 1, in bytes) of the first match after the line number (of each match with -o); implies -n"))
+        .arg(flag("no_column").long("no-column").overrides_with("column").help("Do not print columns"))
+        .arg(flag("vimgrep").long("vimgrep").help("Print FILE:LINE:COLUMN:LINE for every match (a line with two matches is printed twice), as editors' quickfix lists read"))
+        .arg(flag("heading").long("heading").help("Print each file's name on a line of its own above its lines, with an empty line between files"))
+        .arg(flag("no_heading").long("no-heading").overrides_with("heading").help("Print the file name on each line (the default)"))
+        .arg(flag("trim").long("trim").help("Drop the leading whitespace of printed lines"))
+        .arg(Arg::new("max_columns").short('M').long("max-columns").value_name("NUM").value_parser(clap::value_parser!(u64)).help("Omit lines longer than NUM bytes (as rg: '[Omitted long matching line]'); 0 for no limit"))
+        .arg(flag("max_columns_preview").long("max-columns-preview").help("With -M: print the first NUM characters of a longer line instead"))
+        .arg(Arg::new("replace").long("replace").value_name("TEXT").value_parser(clap::value_parser!(OsString)).allow_hyphen_values(true).help("Print each match replaced by TEXT ($1, ${2}, $name, ${name}: its groups; $$: a dollar); long form only, -r is grep's recursion"))
+        .arg(flag("passthru").long("passthru").visible_alias("passthrough").help("Print every line: those without a match as context lines"))
+        .arg(Arg::new("hyperlink_format").long("hyperlink-format").value_name("FORMAT").help("Make file names hyperlinks (OSC 8) when coloring: none (the default), default, file, vscode, vscode-insiders, vscodium, cursor, windsurf, kitty, grep+, macvim, textmate, or a format with {path} and {host}, {line}, {column}, {wslprefix}"))
+        .arg(flag("json").long("json").help("Print results as JSON Lines"))
+        .arg(flag("stats").long("stats").help("Print statistics at the end (every selected line and match counted, whatever the output mode)"))
+        .arg(Arg::new("sort").long("sort").value_name("BY").value_parser(["path", "modified", "accessed", "created", "none"]).help("Sort output: path (depth-first, by name bytes; searched in parallel), modified, accessed, created (oldest first; files are listed, sorted, then searched in order), or none"))
+        .arg(Arg::new("sortr").long("sortr").value_name("BY").value_parser(["path", "modified", "accessed", "created", "none"]).overrides_with("sort").help("As --sort, in reverse order (newest first)"))
+        .arg(flag("no_mmap").long("no-mmap").help("Read large files instead of mapping them into memory"))
+        .arg(flag("line_buffered").long("line-buffered").help("Write each line as soon as it is found"))
+        .arg(flag("search_zip").long("search-zip").visible_alias("zip").help("Search inside compressed files (gzip, bzip2, xz, zstd, lz4) and archives (tar, zip), told by their bytes; members are named ARCHIVE{MEMBER}"))
+        .arg(flag("docs").long("docs").help("Search the text of documents too: office files and e-books read in-process (DOCX, PPTX, XLSX, ODT, ODS, ODP, EPUB), a paragraph or table row per line; PDFs through pdftotext (poppler-utils); PostScript, DVI, legacy Word and Excel files through gs, catdvi, catdoc and xls2csv when installed; your own extractors from $XDG_CONFIG_HOME/trawl/extractors.toml (see 'trawl extractors'); implies --search-zip"))
+        .arg(Arg::new("extract_jobs").long("extract-jobs").value_name("N").value_parser(clap::value_parser!(usize)).help("With --docs: at most N extractor processes (pdftotext, gs...) at once (default: one per CPU)"))
+        .arg(Arg::new("extract_timeout").long("extract-timeout").value_name("SECS").value_parser(clap::value_parser!(u64)).help("With --docs: kill an extractor process after SECS seconds (default 30)"))
+        .arg(flag("no_index").long("no-index").help("Do not use an index made by 'trawl index' (a search it serves reads only the files that changed or may match; the output is the same)"))
+        .arg(flag("no_cache").long("no-cache").help("With --docs: neither read nor fill the cache of extracted text (in $XDG_CACHE_HOME/trawl; see 'trawl cache')"))
+        .arg(Arg::new("max_archive_depth").long("max-archive-depth").value_name("N").value_parser(clap::value_parser!(usize)).help("With --search-zip: open at most N compressed streams and archives one inside another (default 8)"))
+        .arg(flag("recursive").short('r').long("recursive").help("Search directories recursively (always on)"))
+        .arg(flag("dereference").short('R').long("dereference-recursive").help("Recurse and follow symlinks"))
+        .arg(Arg::new("threads").short('j').long("threads").value_name("N").value_parser(clap::value_parser!(usize)).help("Number of threads (default: the number of CPUs)"))
+        .arg(Arg::new("max_depth").long("max-depth").value_name("N").value_parser(clap::value_parser!(usize)).help("Descend at most N directories below each path"))
+        .arg(flag("one_file_system").long("one-file-system").help("Do not cross file system boundaries"))
+        .arg(flag("no_config").long("no-config").help("Do not read the configuration file ($TRAWL_CONFIG_PATH, else $XDG_CONFIG_HOME/trawl/config: default arguments, one per line)"))
+        .arg(Arg::new("generate").long("generate").value_name("KIND").value_parser(crate::generate::KINDS).help("Print shell completions or the man page (complete-bash, complete-zsh, complete-fish, complete-powershell, complete-elvish, man) and exit"))
+        .arg(Arg::new("help").long("help").action(ArgAction::Help).help("Print help"))
+        .arg(Arg::new("version").short('V').long("version").action(ArgAction::Version).help("Print version"))
 }
 
 /// The options whose value may be the next argument (so that a `-5` there
@@ -565,54 +536,6 @@ mod tests {
         for a in [&["-n", "x"][..], &["x", "-"], &["x", "--"], &["-5", "x"], &["x", "--color"]] {
             assert!(!operands_only(&argv(a)), "{a:?}");
         }
-    }
-
-    /// Without its help, the command parses every command line as with it.
-    #[test]
-    fn the_command_parses_the_same_without_its_help() {
-        let lines: [&[&str]; 6] = [
-            &["-n", "-i", "hello", "a", "b"],
-            &["-e", "x", "-e", "-y", "--color=never", "-C", "2", "."],
-            &["-rlw", "--include", "*.c", "--no-ignore-case", "pat"],
-            &["--json", "-m", "3", "--max-depth", "2", "-g", "!*.md", "p"],
-            &["-5", "-c", "--", "-v", "f"],
-            &["--type", "rust", "--sort", "path", "--hidden", "x"],
-        ];
-        for line in lines {
-            let argv: Vec<OsString> =
-                std::iter::once("trawl").chain(line.iter().copied()).map(OsString::from).collect();
-            let parse = |help| {
-                let cmd = command_with(help);
-                let argv = preprocess(argv.clone(), &cmd);
-                let m = cmd.try_get_matches_from(argv).unwrap();
-                let ids: Vec<String> = m.ids().map(|i| i.to_string()).collect();
-                let given: Vec<_> = ids
-                    .iter()
-                    .map(|id| {
-                        let raw: Option<Vec<OsString>> =
-                            m.get_raw(id).map(|v| v.map(|s| s.to_os_string()).collect());
-                        let at: Option<Vec<usize>> = m.indices_of(id).map(Iterator::collect);
-                        (id.clone(), m.value_source(id), at, raw)
-                    })
-                    .collect();
-                format!("{given:?}")
-            };
-            assert_eq!(parse(Help::Left), parse(Help::Included), "{line:?}");
-        }
-        // Asking for help gets the help.
-        let with = |a: &[&str]| {
-            let argv: Vec<OsString> =
-                std::iter::once("trawl").chain(a.iter().copied()).map(OsString::from).collect();
-            let cmd = parser_for(&argv);
-            let helped = cmd
-                .get_arguments()
-                .any(|a| a.get_help().is_some() && a.get_id() != "pattern_or_path");
-            helped
-        };
-        assert!(
-            with(&["--help"]) && with(&["-n", "--generate", "man"]) && with(&["--generate=man"])
-        );
-        assert!(!with(&["-n", "x"]) && !with(&["x", "y"]));
     }
 
     /// The lean command parses an operands-only command line as the full

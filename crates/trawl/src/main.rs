@@ -70,12 +70,15 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    // (A tiny search's start: operands only are parsed without building
-    // every option, options without their help; see args::parser_for.)
-    let command = args::parser_for(&argv);
-    let argv = match args::operands_only(&argv) {
-        true => argv,
-        false => args::preprocess(argv, &command),
+    // (A command line of operands only, the common tiny search, is parsed
+    // without building every option: see args::lean_command.)
+    let (command, argv) = match args::operands_only(&argv) {
+        true => (args::lean_command(), argv),
+        false => {
+            let command = args::command();
+            let argv = args::preprocess(argv, &command);
+            (command, argv)
+        }
     };
     let matches = match command.try_get_matches_from(&argv) {
         Ok(m) => m,
