@@ -95,6 +95,13 @@ impl SearcherConfig {
             self.read_size
         }
     }
+
+    /// Whether a line too long to hold is searched for `-o` piece by piece
+    /// ([`SearcherConfig::matches_only`]): the matcher's matches are of a
+    /// bounded length, which a piece keeps room for.
+    pub(crate) fn streams_matches<M: trawl_matcher::Matcher>(&self, matcher: &M) -> bool {
+        self.matches_only && matcher.bounded_len().is_some_and(|n| n > 0 && n <= LONG_LINE / 4)
+    }
 }
 
 /// A line without an end after this many bytes is streamed when its text is

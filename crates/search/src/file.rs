@@ -156,10 +156,8 @@ impl Searcher {
         // (not mapped): one pass, which streams a line too long to hold
         // (read parts would copy it whole; mapped ones only map its pages).
         let mapped = hints.mapping == MapParts::Allowed && self.config.mmap.is_enabled();
-        let one_pass = size < self.config.parallel_min()
-            || (self.config.matches_only
-                && !mapped
-                && matcher.bounded_len().is_some_and(|n| n > 0));
+        let one_pass =
+            size < self.config.parallel_min() || (!mapped && self.config.streams_matches(matcher));
         let threads = match one_pass {
             true => 1,
             false => self.config.part_threads(),

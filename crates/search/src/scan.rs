@@ -167,15 +167,11 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
                     None if self.done && self.config.lines_unneeded => {
                         return Ok(self.summary());
                     }
-                    None if self.config.matches_only
-                        && self.win.len - self.pos >= LONG_LINE
+                    None if self.win.len - self.pos >= LONG_LINE
                         && self.part == Part::WHOLE
                         && self.binary.offset.is_none()
                         && matches!(self.win.buf, Buf::Owned(_))
-                        && self
-                            .matcher
-                            .bounded_len()
-                            .is_some_and(|n| n > 0 && n <= LONG_LINE / 4) =>
+                        && self.config.streams_matches(self.matcher) =>
                     {
                         if !self.stream_matches()?
                             || self.done

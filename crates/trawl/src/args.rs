@@ -277,8 +277,7 @@ const LEAN_IDS: &[&str] = &[
 /// the time (a tiny search's start): the operands' argument, and every
 /// other argument's id alone (so that looking one up finds it absent).
 pub fn lean_command() -> Command {
-    let ids: Vec<&'static str> = LEAN_IDS.to_vec();
-    settings().arg(operands()).args(ids.into_iter().map(|id| Arg::new(id).long(id)))
+    settings().arg(operands()).args(LEAN_IDS.iter().map(|&id| Arg::new(id).long(id)))
 }
 
 fn definition() -> Command {
@@ -423,12 +422,12 @@ impl ValueOptions {
     }
 }
 
-/// Rewrites grep's `-NUM` (context of NUM lines) as `--context=NUM`.
 /// Whether the flag `id` (see `definition`) was given.
 pub fn flag(m: &ArgMatches, id: &str) -> bool {
     m.get_one::<bool>(id).copied().unwrap_or(false)
 }
 
+/// Rewrites grep's `-NUM` (context of NUM lines) as `--context=NUM`.
 pub fn preprocess(args: Vec<OsString>, cmd: &Command) -> Vec<OsString> {
     let takes_value = ValueOptions::of(cmd);
     let mut out = Vec::with_capacity(args.len());
