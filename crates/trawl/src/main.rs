@@ -18,6 +18,11 @@
 //!
 //! Exit status as GNU grep: 0 a line was selected, 1 none, 2 an error
 //! (0 with `-q` when a line was selected, errors or not).
+//!
+//! The binary has no Rust runtime start (`no_main`): runtime.rs does the
+//! part of it trawl needs, at a fraction of its cost.
+
+#![cfg_attr(not(test), no_main)]
 
 mod args;
 mod cache_cmd;
@@ -33,7 +38,8 @@ mod indexed;
 mod interrupt;
 mod output;
 mod patterns;
-mod sigpipe;
+#[cfg_attr(test, allow(dead_code))] // called only by the C entry point
+mod runtime;
 mod thread_growth;
 mod usage;
 
@@ -45,9 +51,19 @@ use std::time::Instant;
 use trawl_printer::{Chunk, OutputMode, Stats};
 use trawl_search::Cancel;
 
-fn main() -> ExitCode {
+/// The C library's entry point (the binary is `no_main`); arguments are read
+/// through `std::env`, which the standard library records before this runs.
+/// (The unit tests' binary keeps the test harness's `main`.)
+#[cfg(not(test))]
+#[unsafe(no_mangle)]
+pub extern "C" fn main(_argc: std::ffi::c_int, _argv: *const *const std::ffi::c_char) -> ! {
+    runtime::open_standard_descriptors();
+    runtime::run(trawl_main)
+}
+
+#[cfg_attr(test, allow(dead_code))]
+fn trawl_main() -> ExitCode {
     let start = Instant::now();
-    sigpipe::restore();
     let cancel = Cancel::new();
     interrupt::install(&cancel);
     let mut argv: Vec<std::ffi::OsString> = std::env::args_os().collect();

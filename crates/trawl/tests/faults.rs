@@ -1122,6 +1122,36 @@ fn broken_pipe_ends_as_grep_does() {
     }
 }
 
+/// trawl starts without the Rust runtime (runtime.rs) but keeps its guard: a
+/// closed standard descriptor is opened on /dev/null, so no file trawl opens
+/// takes that number and is written to as the output.
+#[test]
+fn closed_standard_descriptors_are_opened_on_dev_null() {
+    use std::os::unix::process::CommandExt;
+    let t = Tree::new();
+    t.file("a.txt", "hello\n").file("dir/b.txt", "hello\n");
+    for closed in [0, 1, 2] {
+        let mut cmd = trawl_cmd(t.path(), ["-r", "hello", "."]);
+        cmd.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
+        // SAFETY: close(2) is async-signal-safe, as pre_exec requires.
+        unsafe {
+            cmd.pre_exec(move || {
+                libc::close(closed);
+                Ok(())
+            });
+        }
+        let out = cmd.output().unwrap();
+        let what = format!("descriptor {closed} closed");
+        assert_eq!(out.status.code(), Some(0), "{what}: {}", clip(&out.stderr));
+        if closed != 1 {
+            assert_eq!(sorted_text(&out.stdout), ["./a.txt:hello", "./dir/b.txt:hello"], "{what}");
+        }
+        assert!(out.stderr.is_empty(), "{what}: {}", clip(&out.stderr));
+        assert_eq!(fs::read(t.path().join("a.txt")).unwrap(), b"hello\n", "{what}");
+        assert_eq!(fs::read(t.path().join("dir/b.txt")).unwrap(), b"hello\n", "{what}");
+    }
+}
+
 /// A large file that prints most of its lines: its output is written as it
 /// is found (standard output held for it), not gathered whole in memory; the
 /// reader sees the first lines early.
