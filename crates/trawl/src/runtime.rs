@@ -7,7 +7,8 @@
 //! ignores SIGPIPE: about 60 us of a millisecond's search of one small file.
 //! trawl keeps what matters of it: closed standard descriptors are opened on
 //! `/dev/null` (so no file trawl opens becomes its output), a panic still ends
-//! the process with status 101 after its message, and standard output is
+//! the process with status 101 after its message (in builds that unwind:
+//! install.sh's profile aborts, as it did before), and standard output is
 //! flushed at the end. SIGPIPE keeps the disposition trawl inherited: as
 //! grep, trawl dies of it when a reader closes the pipe, unless its parent
 //! ignored it (then writes fail and are reported). A stack overflow ends the
