@@ -9,9 +9,12 @@
 //!                              (types from the directory entry, no stat): nothing is read
 //! floor stat LISTFILE [-j N]   lstat every file named in LISTFILE: what a search that
 //!                              trusts an index but is never stale must do at least
+//! floor count FILE [-j N]      map FILE and count its newlines with memchr, the mapping
+//!                              cut in N equal parts, one per thread: what a search of
+//!                              one big file that numbers its lines must do at least
 //! ```
 //!
-//! Both print one summary line (files and bytes, or entries) on standard output.
+//! Each prints one summary line (files and bytes, entries, or newlines) on standard output.
 //! They are baselines, not products: plain std, a shared index or a shared queue.
 
 use std::ffi::OsStr;
@@ -26,8 +29,8 @@ use std::sync::{Condvar, Mutex};
 /// Size of each thread's read buffer (the same as trawl's smallest read).
 const READ_SIZE: usize = 256 * 1024;
 
-const USAGE: &str =
-    "usage: floor read LISTFILE [-j N] | floor walk DIR [-j N] | floor stat LISTFILE [-j N]";
+const USAGE: &str = "usage: floor read LISTFILE [-j N] | floor walk DIR [-j N] | \
+     floor stat LISTFILE [-j N] | floor count FILE [-j N]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -41,6 +44,7 @@ fn main() -> ExitCode {
     let result = match cmd.as_str() {
         "read" => read_list(Path::new(&target), threads),
         "stat" => stat_list(Path::new(&target), threads),
+        "count" => count_newlines(Path::new(&target), threads),
         _ => walk_tree(Path::new(&target), threads),
     };
     match result {
@@ -71,7 +75,7 @@ fn parse_args(args: &[String]) -> Result<(String, String, usize), String> {
         }
     }
     match rest.as_slice() {
-        [cmd, target] if cmd == "read" || cmd == "walk" || cmd == "stat" => {
+        [cmd, target] if ["read", "walk", "stat", "count"].contains(&cmd.as_str()) => {
             Ok((cmd.clone(), target.clone(), threads.max(1)))
         }
         _ => Err("expected a subcommand and one path".into()),
@@ -143,6 +147,48 @@ fn stat_list(list: &Path, threads: usize) -> io::Result<String> {
         }
     });
     Ok(format!("stat {} files, {} failed, {threads} threads", paths.len(), failed.into_inner()))
+}
+
+/// Maps `path` and counts its newlines with memchr, `threads` equal parts
+/// of the mapping counted at once.
+fn count_newlines(path: &Path, threads: usize) -> io::Result<String> {
+    let file = File::open(path)?;
+    let len = usize::try_from(file.metadata()?.len()).map_err(io::Error::other)?;
+    if len == 0 {
+        return Ok(format!("counted 0 newlines in 0 bytes, {threads} threads"));
+    }
+    // SAFETY: a read-only private mapping of an open file, `len` bytes (its
+    // size); nothing else in this process writes to it, and it is unmapped
+    // below after the threads that read it have ended.
+    let addr = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            len,
+            libc::PROT_READ,
+            libc::MAP_PRIVATE,
+            std::os::fd::AsRawFd::as_raw_fd(&file),
+            0,
+        )
+    };
+    if addr == libc::MAP_FAILED {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: `addr` is a live mapping of `len` readable bytes (above).
+    let bytes = unsafe { std::slice::from_raw_parts(addr.cast::<u8>(), len) };
+    let part = len.div_ceil(threads);
+    let newlines = AtomicU64::new(0);
+    std::thread::scope(|s| {
+        for chunk in bytes.chunks(part) {
+            let newlines = &newlines;
+            s.spawn(move || {
+                let n = memchr::memchr_iter(b'\n', chunk).count();
+                newlines.fetch_add(n as u64, Ordering::Relaxed);
+            });
+        }
+    });
+    // SAFETY: the mapping made above, no longer borrowed (the threads ended).
+    unsafe { libc::munmap(addr, len) };
+    Ok(format!("counted {} newlines in {len} bytes, {threads} threads", newlines.into_inner()))
 }
 
 /// Opens `path`, reads it to the end through `buf`, closes it; returns its size.
