@@ -276,7 +276,8 @@ METHOD = """\
 
 - **One command**: `bench/run` sets up the corpora and the peers
   (`../shared/bench/setup-corpus.sh`, `setup-peers.sh`, both idempotent), builds trawl
-  (`cargo build --release`) and the floor (`bench/floor`), runs every case of
+  (`cargo build --release`; on GNU/Linux linked statically, as install.sh does) and the floor
+  (`bench/floor`), times copies of both as they run once installed, runs every case of
   [`bench/cases.toml`](../bench/cases.toml), writes `bench/results/DATE.json` and regenerates
   this page and its plot. `bench/run --quick` is the smoke run CI does (tiny corpus, one run).
 - **Timing**: hyperfine. Warm cases: {warmup} warm-up run and {warm_runs} timed runs; cold cases:
@@ -298,7 +299,10 @@ METHOD = """\
 - **Floors** (`bench/floor`, in this repository): `floor read LIST -j N` opens, reads and closes
   every file of a list made once by `find DIR -type f -print0` (the paths are known: no walk);
   `floor walk DIR -j N` lists every directory with `std::fs::read_dir` on N threads and reads
-  nothing. Search cases are compared to the read floor, find cases to the walk floor.
+  nothing; `floor stat LIST -j N` lstats every file; `floor count FILE -j N` maps one file and
+  counts its newlines with memchr, a part per thread. Search cases are compared to the read
+  floor (the one big file to the count floor), find cases to the walk floor, indexed searches
+  to the stat floor.
   "× floor" is a tool's time over the floor's; "× best peer" over the fastest peer (not
   trawl, not the floor) whose count is right.
 - **Peak RSS**: with GNU `/usr/bin/time -f %M`; for a cold case from the counting run, for a
