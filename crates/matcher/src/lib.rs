@@ -553,19 +553,24 @@ impl MatcherBuilder {
             }
             Engine::Auto => {
                 if regexes.iter().all(|r| rust::has_rust_meaning(r)) {
-                    if let Ok(m) = RustMatcher::new(regexes, opts) {
+                    // Decided from the syntax tree, before the automata are built.
+                    if let Ok(parsed) = rust::Parsed::new(regexes, opts) {
                         // Repeating something that can match empty: PCRE2 ends
                         // such loops differently, which changes match extents.
-                        if m.has_nullable_loop() {
+                        if parsed.has_nullable_loop() {
                             return pcre();
                         }
                         // Large counted repetitions blow up the automata;
                         // PCRE2 is the reference for every pattern, so only
                         // its failure to compile one keeps the Rust engine.
-                        if m.counted_repetition_size() > MAX_COUNTED_REPETITION {
-                            return Ok(pcre().unwrap_or(AnyMatcher::Rust(Box::new(m))));
+                        if parsed.counted_repetition_size() > MAX_COUNTED_REPETITION {
+                            if let Ok(m) = pcre() {
+                                return Ok(m);
+                            }
                         }
-                        return Ok(AnyMatcher::Rust(Box::new(m)));
+                        if let Ok(m) = parsed.build() {
+                            return Ok(AnyMatcher::Rust(Box::new(m)));
+                        }
                     }
                 }
                 pcre()
@@ -575,7 +580,7 @@ impl MatcherBuilder {
 }
 
 /// The most pattern positions counted repetitions may add before the
-/// automatic choice prefers PCRE2 (see `RustMatcher::counted_repetition_size`:
+/// automatic choice prefers PCRE2 (see `Parsed::counted_repetition_size`:
 /// `a{1000}` costs the Rust engine 10 ms on an 8 KiB line of `a`, `a{2000}`
 /// 60 ms, `a{8000}` 0.6 s).
 const MAX_COUNTED_REPETITION: usize = 500;

@@ -174,9 +174,27 @@ fn good(seq: &Seq) -> Option<Vec<Vec<u8>>> {
     Some(lits.iter().map(|l| l.as_bytes().to_vec()).collect())
 }
 
+/// Perl-dialect patterns parsed and rewritten for grep's line semantics, not
+/// yet compiled: the automatic engine choice reads the syntax tree before it
+/// pays for the automata (`a{8000}`'s NFA was most of that pattern's start,
+/// then thrown away for PCRE2).
+pub(crate) struct Parsed {
+    hir: Hir,
+    multiline: bool,
+    term: u8,
+}
+
 impl RustMatcher {
     /// Compiles Perl-dialect `patterns` (any of them may match).
     pub(crate) fn new(patterns: &[String], opts: &Options) -> Result<RustMatcher, Error> {
+        Parsed::new(patterns, opts)?.build()
+    }
+}
+
+impl Parsed {
+    /// Parses `patterns` (any of them may match) as [`RustMatcher::new`]
+    /// would compile them.
+    pub(crate) fn new(patterns: &[String], opts: &Options) -> Result<Parsed, Error> {
         let term = opts.terminator.byte();
         let mut alternatives = Vec::with_capacity(patterns.len());
         for p in patterns {
@@ -207,9 +225,27 @@ impl RustMatcher {
             };
             hir = Hir::concat(vec![Hir::look(start), hir, Hir::look(end)]);
         }
+        Ok(Parsed { hir, multiline: opts.multiline, term })
+    }
+
+    /// Whether the pattern repeats (more than once) something that can match
+    /// the empty string, like `(a?)+` or `(\s*\w*)*`.
+    pub(crate) fn has_nullable_loop(&self) -> bool {
+        has_nullable_loop(&self.hir)
+    }
+
+    /// How many pattern positions counted repetitions add (see
+    /// [`counted_repetition_size`]).
+    pub(crate) fn counted_repetition_size(&self) -> usize {
+        counted_repetition_size(&self.hir)
+    }
+
+    /// Compiles the parsed patterns.
+    pub(crate) fn build(self) -> Result<RustMatcher, Error> {
+        let Parsed { hir, multiline, term } = self;
         let min_len = hir.properties().minimum_len().unwrap_or(usize::MAX);
         // The inner literals look for a match in the line around one.
-        let inner = match opts.multiline {
+        let inner = match multiline {
             true => None,
             false => InnerLiterals::find(&hir).or_else(|| InnerLiterals::folded(&hir)),
         };
@@ -233,50 +269,55 @@ impl RustMatcher {
 
 impl RustMatcher {
     /// Whether the pattern repeats (more than once) something that can match
-    /// the empty string, like `(a?)+` or `(\s*\w*)*`.
+    /// the empty string (see [`Parsed::has_nullable_loop`]).
+    #[cfg(test)]
     pub(crate) fn has_nullable_loop(&self) -> bool {
-        fn walk(h: &Hir) -> bool {
-            match h.kind() {
-                HirKind::Repetition(rep) => {
-                    let repeats = rep.max.is_none_or(|m| m > 1);
-                    (repeats && rep.sub.properties().minimum_len() == Some(0)) || walk(&rep.sub)
-                }
-                HirKind::Capture(c) => walk(&c.sub),
-                HirKind::Concat(subs) | HirKind::Alternation(subs) => subs.iter().any(walk),
-                _ => false,
-            }
-        }
-        walk(&self.hir)
+        has_nullable_loop(&self.hir)
     }
+}
 
-    /// How many pattern positions counted repetitions add, such as the
-    /// 7999 extra copies of `a` in `a{8000}`. The engine's automata grow
-    /// with it and its search time with its square on a matching line
-    /// (`a{8000}` on an 8 KiB line: 0.6 s), where PCRE2's backtracking
-    /// counts instead (under 1 ms).
-    pub(crate) fn counted_repetition_size(&self) -> usize {
-        /// Positions in `h` and the extra ones its counted repetitions add.
-        fn sizes(h: &Hir) -> (usize, usize) {
-            match h.kind() {
-                HirKind::Empty | HirKind::Look(_) => (0, 0),
-                HirKind::Literal(hir::Literal(bytes)) => (bytes.len(), 0),
-                HirKind::Class(_) => (1, 0),
-                HirKind::Repetition(rep) => {
-                    let (size, extra) = sizes(&rep.sub);
-                    let copies = rep.max.unwrap_or(rep.min).max(1) as usize;
-                    let total = size.saturating_mul(copies);
-                    let added = total - size;
-                    (total, extra.saturating_mul(copies).saturating_add(added))
-                }
-                HirKind::Capture(c) => sizes(&c.sub),
-                HirKind::Concat(subs) | HirKind::Alternation(subs) => subs
-                    .iter()
-                    .map(sizes)
-                    .fold((0, 0), |(a, b), (c, d)| (a.saturating_add(c), b.saturating_add(d))),
-            }
+/// Whether `hir` repeats (more than once) something that can match the empty
+/// string, like `(a?)+` or `(\s*\w*)*`.
+fn has_nullable_loop(hir: &Hir) -> bool {
+    match hir.kind() {
+        HirKind::Repetition(rep) => {
+            let repeats = rep.max.is_none_or(|m| m > 1);
+            (repeats && rep.sub.properties().minimum_len() == Some(0))
+                || has_nullable_loop(&rep.sub)
         }
-        sizes(&self.hir).1
+        HirKind::Capture(c) => has_nullable_loop(&c.sub),
+        HirKind::Concat(subs) | HirKind::Alternation(subs) => subs.iter().any(has_nullable_loop),
+        _ => false,
     }
+}
+
+/// How many pattern positions the counted repetitions of `hir` add, such as
+/// the 7999 extra copies of `a` in `a{8000}`. The engine's automata grow
+/// with it and its search time with its square on a matching line
+/// (`a{8000}` on an 8 KiB line: 0.6 s), where PCRE2's backtracking counts
+/// instead (under 1 ms).
+fn counted_repetition_size(hir: &Hir) -> usize {
+    /// Positions in `h` and the extra ones its counted repetitions add.
+    fn sizes(h: &Hir) -> (usize, usize) {
+        match h.kind() {
+            HirKind::Empty | HirKind::Look(_) => (0, 0),
+            HirKind::Literal(hir::Literal(bytes)) => (bytes.len(), 0),
+            HirKind::Class(_) => (1, 0),
+            HirKind::Repetition(rep) => {
+                let (size, extra) = sizes(&rep.sub);
+                let copies = rep.max.unwrap_or(rep.min).max(1) as usize;
+                let total = size.saturating_mul(copies);
+                let added = total - size;
+                (total, extra.saturating_mul(copies).saturating_add(added))
+            }
+            HirKind::Capture(c) => sizes(&c.sub),
+            HirKind::Concat(subs) | HirKind::Alternation(subs) => subs
+                .iter()
+                .map(sizes)
+                .fold((0, 0), |(a, b), (c, d)| (a.saturating_add(c), b.saturating_add(d))),
+        }
+    }
+    sizes(hir).1
 }
 
 impl Matcher for RustMatcher {
