@@ -173,7 +173,7 @@ const LEAN_IDS: &[&str] = &[
 /// checks that a looked-up id is defined only in builds with debug
 /// assertions; elsewhere an id of no argument reads as absent, as one not
 /// given does. Those builds (the tests') get every other argument's id, bare,
-/// so each lookup is still checked; a release build skips them (96 arguments
+/// so each lookup is still checked; a release build skips them (95 arguments
 /// made and dropped: 10 page faults of the start). The release tier of the
 /// tests runs the operands-only searches again (.ci/test).
 pub fn lean_command() -> Command {
