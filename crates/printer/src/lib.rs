@@ -719,7 +719,7 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
             offset: info.offset + at as u64,
             line_number: info
                 .line_number
-                .map(|n| n + memchr::memchr_iter(term, &record[..at]).count() as u64),
+                .map(|n| n + trawl_search::count_terminators(&record[..at], term)),
         };
         let body = self.body(record);
         if c.only_matching {
@@ -928,7 +928,7 @@ impl<M: Matcher> Sink for FileSink<'_, '_, M> {
         self.selected_lines += match self.p.config.multiline {
             true => {
                 let term = self.p.config.terminator.byte();
-                1 + memchr::memchr_iter(term, self.body(line)).count() as u64
+                1 + trawl_search::count_terminators(self.body(line), term)
             }
             false => 1,
         };

@@ -62,7 +62,7 @@ pub use file::{FileHints, MapParts, SearchOutcome, SearchedAs, ShortRead};
 pub use mapped::MmapChoice;
 pub use parallel::{search_file as search_file_parallel, PARALLEL_MIN, PART_SIZE};
 pub use part::Part;
-pub use scan::count_newlines;
+pub use scan::{count_newlines, count_terminators};
 use scan::{Buf, Scan};
 pub use sink::{ContextKind, LineInfo, SearchError, SearchSummary, Sink};
 

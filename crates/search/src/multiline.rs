@@ -94,8 +94,7 @@ struct Numbers<'d> {
 impl Numbers<'_> {
     fn info(&mut self, offset: usize) -> LineInfo {
         if self.on {
-            self.number +=
-                memchr::memchr_iter(self.term, &self.data[self.at..offset]).count() as u64;
+            self.number += crate::count_terminators(&self.data[self.at..offset], self.term);
             self.at = offset;
         }
         LineInfo { offset: offset as u64, line_number: self.on.then_some(self.number) }

@@ -21,8 +21,8 @@ use binary::Binary;
 use buffer::Window;
 pub(crate) use buffer::{grow_zeroed, Buf};
 use context::Printed;
-pub use lines::count_newlines;
 use lines::LineCounter;
+pub use lines::{count_newlines, count_terminators};
 use long_line::Streamed;
 
 /// The state of one search. Positions are indexes into the window's buffer.
