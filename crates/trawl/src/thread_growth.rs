@@ -10,11 +10,10 @@
 //! so it runs 24 threads from the start (cold 0.14 s growing, 0.11-0.13 s
 //! fixed; warm 35 ms either way).
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
-use trawl_walk::{Visitor, WalkBuilder};
+use trawl_walk::{GrowthSignal, Visitor, WalkBuilder};
 
 /// Threads once the cache is seen to be cold.
 const COLD_THREADS: usize = 24;
@@ -34,7 +33,7 @@ where
         return walk.run_one_entry(make_visitor);
     }
     let max = max_threads(walk);
-    let cold = AtomicBool::new(false);
+    let cold = GrowthSignal::new();
     let done = Done::default();
     std::thread::scope(|s| {
         s.spawn(|| watch_disk_reads(&cold, &done));
@@ -72,9 +71,9 @@ pub fn max_threads(walk: &WalkBuilder) -> usize {
     walk.thread_count().max(COLD_THREADS)
 }
 
-/// Sets `cold` once this process has made the disk read more than
+/// Sets the `cold` signal once this process has made the disk read more than
 /// [`COLD_READ_BYTES`], polling every few milliseconds until `done`.
-fn watch_disk_reads(cold: &AtomicBool, done: &Done) {
+fn watch_disk_reads(cold: &GrowthSignal, done: &Done) {
     let read_bytes = || -> Option<u64> {
         let io = std::fs::read_to_string("/proc/self/io").ok()?;
         io.lines().find_map(|l| l.strip_prefix("read_bytes: "))?.trim().parse().ok()
@@ -91,7 +90,7 @@ fn watch_disk_reads(cold: &AtomicBool, done: &Done) {
     let mut pause = Duration::from_millis(3);
     while !done.wait(pause) {
         if read_bytes().is_some_and(|n| n.saturating_sub(start) > COLD_READ_BYTES) {
-            cold.store(true, Ordering::Relaxed);
+            cold.set();
             return;
         }
         pause = (pause * 2).min(Duration::from_millis(48));

@@ -51,13 +51,13 @@ use std::fs::File;
 use std::io;
 use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
-use std::sync::atomic::AtomicBool;
 use std::sync::OnceLock;
 
 pub(crate) use crate::dir::{Child, DirReader, DirTask, OpenDir};
 pub use crate::dirent::FileType;
 pub(crate) use crate::sys::{cvt, fstat, fstatat, reads_to_the_end};
 pub(crate) use crate::threads::run_threads;
+pub use crate::threads::GrowthSignal;
 
 /// What a visitor wants next.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
@@ -702,7 +702,7 @@ impl WalkBuilder {
     pub fn run_growing<V, F>(
         &self,
         max_threads: usize,
-        blocked: &AtomicBool,
+        blocked: &GrowthSignal,
         make_visitor: F,
     ) -> Vec<V>
     where
@@ -715,7 +715,7 @@ impl WalkBuilder {
 }
 
 /// Growth of a walk: at most this many threads once the flag is set.
-type Growth<'a> = Option<(usize, &'a AtomicBool)>;
+pub(crate) type Growth<'a> = Option<(usize, &'a GrowthSignal)>;
 
 /// The CPUs this process may use, asked once: the standard library reads
 /// cgroup files on every call.

@@ -32,7 +32,7 @@
 //!   the last one visits the directory again, and that output is written
 //!   after the node's slots.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering as AtomicOrdering};
+use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use crate::parallel::FILE_BATCH;
@@ -72,7 +72,7 @@ impl Shared {
 pub(crate) fn walk<V, F>(
     config: &WalkBuilder,
     threads: usize,
-    growth: Option<(usize, &AtomicBool)>,
+    growth: crate::Growth<'_>,
     make_visitor: &F,
 ) -> Vec<V>
 where

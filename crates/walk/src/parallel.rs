@@ -71,7 +71,7 @@ impl Order {
 pub(crate) fn walk<V, F>(
     config: &WalkBuilder,
     threads: usize,
-    growth: Option<(usize, &AtomicBool)>,
+    growth: crate::Growth<'_>,
     make_visitor: &F,
 ) -> Vec<V>
 where

@@ -261,7 +261,10 @@ fn a_growing_sorted_walk_writes_in_order() {
     naive(tmp.path(), b"r", 0, None, false, &mut want);
     for grow_at_once in [false, true] {
         let written = Mutex::new(Vec::new());
-        let blocked = std::sync::atomic::AtomicBool::new(grow_at_once);
+        let blocked = trawl_walk::GrowthSignal::new();
+        if grow_at_once {
+            blocked.set();
+        }
         let mut w = WalkBuilder::new();
         w.add_root_displayed(tmp.path().as_os_str().as_bytes(), b"r").sorted(true).threads(2);
         let visitors = w.run_growing(8, &blocked, |_| Records::new(&written));

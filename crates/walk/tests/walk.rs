@@ -228,7 +228,10 @@ fn growing_walk_sees_every_entry_once_before_and_after_growth() {
     let mut want = BTreeSet::new();
     std_walk(tmp.path(), "r", &mut want);
     for grow_at_once in [false, true] {
-        let blocked = std::sync::atomic::AtomicBool::new(grow_at_once);
+        let blocked = trawl_walk::GrowthSignal::new();
+        if grow_at_once {
+            blocked.set();
+        }
         let mut w = WalkBuilder::new();
         w.add_root_displayed(tmp.path().as_os_str().as_bytes(), b"r").threads(2);
         let visitors = w.run_growing(8, &blocked, |_| Collect::default());
