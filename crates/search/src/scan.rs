@@ -146,6 +146,13 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
                 }
                 self.detect_binary(0);
             }
+            let skip = match self.binary.pending.take() {
+                Some(from) => match self.search_before_binary_check(from)? {
+                    Some(skip) => skip,
+                    None => return Ok(self.summary()),
+                },
+                None => false,
+            };
             let end = if self.win.eof {
                 self.win.len
             } else {
@@ -203,7 +210,9 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
                     None => continue,
                 }
             };
-            let go_on = if self.done {
+            let go_on = if skip {
+                true
+            } else if self.done {
                 self.trailing_context(end)?
             } else if self.part == Part::WHOLE {
                 self.search_lines(end)?
@@ -216,6 +225,45 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
             }
             self.roll();
         }
+    }
+
+    /// The NUL check of a mapped window's bytes from `from` on, after the
+    /// matcher has looked for a match in its whole lines (which brings them
+    /// into the cache). Some(true) when those lines need no search: no
+    /// match, and nothing else to print or count in them (the search of
+    /// such lines would select none and print nothing); Some(false) when
+    /// they do; None when the check ends the search (`-I`, or a NUL that a
+    /// mapping cannot rewrite: the part is searched again from reads).
+    fn search_before_binary_check(&mut self, from: usize) -> Result<Option<bool>, SearchError> {
+        let lines_end = if self.win.eof {
+            Some(self.win.len)
+        } else {
+            memrchr(self.term(), &self.win.buf[self.pos..self.win.len]).map(|i| self.pos + i + 1)
+        };
+        let quiet_lines = lines_end.filter(|&end| {
+            !self.config.invert
+                && !self.config.passthru
+                && !self.done
+                && self.printed.after_left == 0
+                && self.win.base + self.pos as u64 >= self.part.start
+                && self.win.base + end as u64 <= self.part.end
+        });
+        let skip = match quiet_lines {
+            Some(end) if end <= self.pos => true,
+            Some(end) => {
+                let found = self
+                    .matcher
+                    .find_at(&self.win.buf[..end], self.pos)
+                    .map_err(SearchError::Match)?;
+                // As `search_matches` reads a match: one at `end` after a
+                // line terminator starts a line not in these.
+                found.is_none_or(|m| {
+                    m.start > end || (m.start == end && self.win.buf[end - 1] == self.term())
+                })
+            }
+            None => false,
+        };
+        Ok(self.detect_binary(from).then_some(skip))
     }
 
     /// The byte that ends a line.

@@ -17,6 +17,9 @@ pub(super) struct Binary {
     /// The whole file was read and its NUL check put off until a match is
     /// found (see `Scan::fill`).
     pub(super) check_deferred: bool,
+    /// Bytes of a mapped window from this offset on are not checked yet:
+    /// the check follows the matcher's pass over them (see `Scan::fill`).
+    pub(super) pending: Option<usize>,
 }
 
 impl Binary {
@@ -27,6 +30,7 @@ impl Binary {
             offset: if part.binary { Some(0) } else { None },
             line: if part.binary { 0 } else { u64::MAX },
             check_deferred: false,
+            pending: None,
         }
     }
 }
