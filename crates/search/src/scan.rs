@@ -55,6 +55,18 @@ pub(crate) struct Scan<'a, M, S, R> {
 /// Whether to go on after a step.
 pub(crate) type Flow = Result<bool, SearchError>;
 
+/// What the NUL check of a mapped window found its whole lines to need.
+enum LinesNeed {
+    /// No search: no match in them, and nothing else to print or count
+    /// (their search would select no line and print nothing).
+    Quiet,
+    /// The search, as any window's.
+    Search,
+    /// The check ends the search (`-I`, or a NUL that a mapping
+    /// cannot rewrite: the part is searched again from reads).
+    Stop,
+}
+
 impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
     /// A search of `reader` (or of the mapping in `buf`) whose first
     /// `prefilled` bytes are already in `buf`.
@@ -148,8 +160,9 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
             }
             let skip = match self.binary.pending.take() {
                 Some(from) => match self.search_before_binary_check(from)? {
-                    Some(skip) => skip,
-                    None => return Ok(self.summary()),
+                    LinesNeed::Quiet => true,
+                    LinesNeed::Search => false,
+                    LinesNeed::Stop => return Ok(self.summary()),
                 },
                 None => false,
             };
@@ -229,12 +242,8 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
 
     /// The NUL check of a mapped window's bytes from `from` on, after the
     /// matcher has looked for a match in its whole lines (which brings them
-    /// into the cache). Some(true) when those lines need no search: no
-    /// match, and nothing else to print or count in them (the search of
-    /// such lines would select none and print nothing); Some(false) when
-    /// they do; None when the check ends the search (`-I`, or a NUL that a
-    /// mapping cannot rewrite: the part is searched again from reads).
-    fn search_before_binary_check(&mut self, from: usize) -> Result<Option<bool>, SearchError> {
+    /// into the cache).
+    fn search_before_binary_check(&mut self, from: usize) -> Result<LinesNeed, SearchError> {
         let lines_end = if self.win.eof {
             Some(self.win.len)
         } else {
@@ -263,7 +272,11 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
             }
             None => false,
         };
-        Ok(self.detect_binary(from).then_some(skip))
+        Ok(match (self.detect_binary(from), skip) {
+            (false, _) => LinesNeed::Stop,
+            (true, true) => LinesNeed::Quiet,
+            (true, false) => LinesNeed::Search,
+        })
     }
 
     /// The byte that ends a line.
