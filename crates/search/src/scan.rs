@@ -158,70 +158,72 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
                 }
                 self.detect_binary(0);
             }
+            // The end of the window's last whole line (all of it at the end
+            // of the input).
+            let lines_end = if self.win.eof {
+                Some(self.win.len)
+            } else {
+                memrchr(self.term(), &self.win.buf[self.pos..self.win.len])
+                    .map(|i| self.pos + i + 1)
+            };
             let skip = match self.binary.pending.take() {
-                Some(from) => match self.search_before_binary_check(from)? {
+                Some(from) => match self.search_before_binary_check(from, lines_end)? {
                     LinesNeed::Quiet => true,
                     LinesNeed::Search => false,
                     LinesNeed::Stop => return Ok(self.summary()),
                 },
                 None => false,
             };
-            let end = if self.win.eof {
-                self.win.len
-            } else {
-                match memrchr(self.term(), &self.win.buf[self.pos..self.win.len]) {
-                    // A line begun before the part runs past its end: the
-                    // part holds no line start.
-                    None if self.win.base + (self.pos as u64) < self.part.start
-                        && self.win.base + self.win.len as u64 >= self.part.end =>
-                    {
-                        if self.config.line_numbers {
-                            self.count_lines_to(self.pos);
-                            self.lines.part_ends =
-                                (Some(self.lines.number), Some(self.lines.number));
-                        }
-                        return Ok(self.summary());
+            let end = match lines_end {
+                Some(end) => end,
+                // A line begun before the part runs past its end: the
+                // part holds no line start.
+                None if self.win.base + (self.pos as u64) < self.part.start
+                    && self.win.base + self.win.len as u64 >= self.part.end =>
+                {
+                    if self.config.line_numbers {
+                        self.count_lines_to(self.pos);
+                        self.lines.part_ends = (Some(self.lines.number), Some(self.lines.number));
                     }
-                    Some(i) => self.pos + i + 1,
-                    // Only after-context is wanted, and lines are not printed.
-                    None if self.done && self.config.lines_unneeded => {
-                        return Ok(self.summary());
-                    }
-                    None if self.win.len - self.pos >= LONG_LINE
-                        && self.part == Part::WHOLE
-                        && self.binary.offset.is_none()
-                        && matches!(self.win.buf, Buf::Owned(_))
-                        && self.config.streams_matches(self.matcher) =>
-                    {
-                        if !self.stream_matches()?
-                            || self.done
-                            || (self.win.eof && self.pos == self.win.len)
-                        {
-                            return Ok(self.summary());
-                        }
-                        continue;
-                    }
-                    None if self.config.lines_unneeded
-                        && self.win.len - self.pos >= LONG_LINE
-                        && self.win.base + self.pos as u64 >= self.part.start =>
-                    {
-                        match self.stream_long_line()? {
-                            Streamed::Unsupported => continue,
-                            Streamed::SkipFile => return Ok(self.summary()),
-                            Streamed::Line(info, matched) => {
-                                let go_on =
-                                    matched == self.config.invert || self.select_streamed(info)?;
-                                if !go_on || self.done || (self.win.eof && self.pos == self.win.len)
-                                {
-                                    return Ok(self.summary());
-                                }
-                                continue;
-                            }
-                        }
-                    }
-                    // No complete line yet: read more (growing the buffer).
-                    None => continue,
+                    return Ok(self.summary());
                 }
+                // Only after-context is wanted, and lines are not printed.
+                None if self.done && self.config.lines_unneeded => {
+                    return Ok(self.summary());
+                }
+                None if self.win.len - self.pos >= LONG_LINE
+                    && self.part == Part::WHOLE
+                    && self.binary.offset.is_none()
+                    && matches!(self.win.buf, Buf::Owned(_))
+                    && self.config.streams_matches(self.matcher) =>
+                {
+                    if !self.stream_matches()?
+                        || self.done
+                        || (self.win.eof && self.pos == self.win.len)
+                    {
+                        return Ok(self.summary());
+                    }
+                    continue;
+                }
+                None if self.config.lines_unneeded
+                    && self.win.len - self.pos >= LONG_LINE
+                    && self.win.base + self.pos as u64 >= self.part.start =>
+                {
+                    match self.stream_long_line()? {
+                        Streamed::Unsupported => continue,
+                        Streamed::SkipFile => return Ok(self.summary()),
+                        Streamed::Line(info, matched) => {
+                            let go_on =
+                                matched == self.config.invert || self.select_streamed(info)?;
+                            if !go_on || self.done || (self.win.eof && self.pos == self.win.len) {
+                                return Ok(self.summary());
+                            }
+                            continue;
+                        }
+                    }
+                }
+                // No complete line yet: read more (growing the buffer).
+                None => continue,
             };
             let go_on = if skip {
                 true
@@ -242,13 +244,12 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
 
     /// The NUL check of a mapped window's bytes from `from` on, after the
     /// matcher has looked for a match in its whole lines (which brings them
-    /// into the cache).
-    fn search_before_binary_check(&mut self, from: usize) -> Result<LinesNeed, SearchError> {
-        let lines_end = if self.win.eof {
-            Some(self.win.len)
-        } else {
-            memrchr(self.term(), &self.win.buf[self.pos..self.win.len]).map(|i| self.pos + i + 1)
-        };
+    /// into the cache); `lines_end` is the end of its last whole line, if it holds one.
+    fn search_before_binary_check(
+        &mut self,
+        from: usize,
+        lines_end: Option<usize>,
+    ) -> Result<LinesNeed, SearchError> {
         let quiet_lines = lines_end.filter(|&end| {
             !self.config.invert
                 && !self.config.passthru

@@ -173,7 +173,7 @@ impl<M: Matcher, S: Sink, R: Read> Scan<'_, M, S, R> {
         // the samples). `search` runs the check before any line of the
         // window is selected.
         if matches!(self.win.buf, Buf::Mapped { .. }) && self.config.binary != BinaryMode::Text {
-            self.binary.pending = Some(self.binary.pending.map_or(start, |p| p.min(start)));
+            self.binary.pending = Some(start);
             return Ok(true);
         }
         Ok(self.detect_binary(start))
