@@ -44,6 +44,7 @@ mod regcomp;
 mod rust;
 mod shift;
 mod tokens;
+mod windows;
 
 use std::fmt;
 

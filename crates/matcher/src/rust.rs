@@ -14,6 +14,7 @@ use regex_syntax::hir::{self, Class, ClassBytes, ClassBytesRange, Hir, HirKind, 
 
 use crate::fold::{FoldByte, FoldFinder};
 use crate::tokens::{tokens, Brackets, Token, TokenKind};
+use crate::windows::WindowSet;
 use crate::{Error, ErrorKind, LineStream, LineTerminator, Match, Matcher, Options, Text};
 
 /// A pattern compiled by `regex-automata`, searching bytes.
@@ -41,6 +42,9 @@ pub struct RustMatcher {
 enum InnerLiterals {
     One(Box<memmem::Finder<'static>>),
     Many(AhoCorasick),
+    /// The regex's own prefix literals, when there are a few and each holds
+    /// a pair of rare bytes: found by those pairs (see [`WindowSet`]).
+    Windows(WindowSet),
     /// A run of bytes some of which match either case (`-i`); `whole` when
     /// the run is the entire pattern, so a candidate is a match.
     Folded {
@@ -50,26 +54,32 @@ enum InnerLiterals {
 }
 
 impl InnerLiterals {
-    /// Picks the best required literal set of a regex that lacks a prefix one.
+    /// Picks the best required literal set of a regex that lacks a prefix
+    /// one, or a few prefix literals the engine would find more slowly.
     fn find(hir: &Hir) -> Option<InnerLiterals> {
-        let parts: Vec<&Hir> = match hir.kind() {
-            HirKind::Concat(subs) => {
-                subs.iter().filter(|h| !matches!(h.kind(), HirKind::Look(_))).collect()
-            }
-            _ => return None,
-        };
         let prefix_of = |h: &Hir| -> Seq {
             let mut e = Extractor::new();
             e.kind(ExtractKind::Prefix).limit_total(64);
             e.extract(h)
         };
+        let prefix_seq = prefix_of(hir);
+        let prefixes = good(&prefix_seq);
+        let parts: Vec<&Hir> = match hir.kind() {
+            HirKind::Concat(subs) => {
+                subs.iter().filter(|h| !matches!(h.kind(), HirKind::Look(_))).collect()
+            }
+            _ => Vec::new(),
+        };
         // A regex with a usable prefix is fast in the engine already: its
         // first part's, or the whole pattern's (`[Pp][Mm]_(?:[Rr]…|[Ss]…)`,
-        // a folded alternation factored by its common prefix, has one).
-        if parts.first().is_none_or(|h| good(&prefix_of(h)).is_some())
-            || good(&prefix_of(hir)).is_some()
-        {
-            return None;
+        // a folded alternation factored by its common prefix, has one),
+        // unless its prefixes are a few literals with rare byte pairs and
+        // the engine would not search for one long prefix they share.
+        if prefixes.is_some() || parts.first().is_none_or(|h| good(&prefix_of(h)).is_some()) {
+            if shares_a_long_prefix(prefix_seq) {
+                return None;
+            }
+            return prefixes.and_then(|lits| WindowSet::new(&lits)).map(InnerLiterals::Windows);
         }
         // What every match of the pattern's tail from part i on starts with
         // (in `\w+@\w+\.(org|com)`, the tail from `\.` gives `.org` and
@@ -130,6 +140,7 @@ impl InnerLiterals {
                 ac.find(aho_corasick::Input::new(hay).span(at..hay.len())).map(|m| m.start())
             }
             InnerLiterals::Folded { finder, .. } => finder.find(&hay[at..]).map(|i| at + i),
+            InnerLiterals::Windows(set) => set.find(hay, at),
         }
     }
 }
@@ -163,6 +174,16 @@ fn push_folded(hir: &Hir, run: &mut Vec<FoldByte>) -> bool {
         HirKind::Concat(subs) => subs.iter().all(|h| push_folded(h, run)),
         _ => false,
     }
+}
+
+/// Whether the engine, optimizing these prefix literals as it does, searches
+/// for one prefix of at least four bytes they share (`MODULE_` for
+/// `MODULE_LICENSE|MODULE_AUTHOR`): one memmem over a rare string is faster
+/// than Teddy over pairs. Shorter shared prefixes (`E` for
+/// `EINVAL|ENOMEM|EBUSY`) are what makes the engine slow.
+fn shares_a_long_prefix(mut seq: Seq) -> bool {
+    seq.optimize_for_prefix_by_preference();
+    seq.literals().is_some_and(|lits| lits.len() == 1 && lits[0].len() >= 4)
 }
 
 /// The literals of a finite sequence long enough to be worth searching for.
@@ -673,6 +694,24 @@ mod tests {
         }
         let want: Vec<&[u8]> = vec![b"PM_RESUME", b"ab_RESUME_RESUME"];
         assert_eq!(got, want);
+    }
+
+    #[test]
+    fn literal_alternations_with_rare_pairs_are_found_by_them() {
+        use crate::{Engine, MatcherBuilder};
+        let inner = |p: &str| {
+            let m = MatcherBuilder::new().engine(Engine::Rust).build(&[p.as_bytes().to_vec()]);
+            let m = m.unwrap();
+            let crate::AnyMatcher::Rust(r) = m else { panic!("rust engine expected") };
+            r.inner
+        };
+        for p in ["ERR_SYS|PME_TURN_OFF|LINK_REQ_RST|CFG_BME_EVT", "EINVAL|ENOMEM|EBUSY"] {
+            assert!(matches!(inner(p), Some(super::InnerLiterals::Windows(_))), "{p}");
+        }
+        // A long shared prefix the engine searches for; no rare pair; one literal.
+        for p in ["MODULE_LICENSE|MODULE_AUTHOR", "foo|bar|baz", "PM_RESUME"] {
+            assert!(inner(p).is_none(), "{p}");
+        }
     }
 
     #[test]

@@ -324,5 +324,27 @@ mod properties {
             prop_assume!(!r.has_nullable_loop());
             prop_assert_eq!(all_matches(&rust, &hay), all_matches(&pcre, &hay), "pattern {}", pat);
         }
+
+        /// Alternations of literals holding capitals and digits (found by
+        /// their rare byte pairs, windows.rs) match as PCRE2 matches them,
+        /// with -w and -x too.
+        #[test]
+        fn literal_alternations_agree_with_pcre2(
+            lits in prop::collection::vec(
+                prop::collection::vec(prop::sample::select(b"ABQ1_a".to_vec()), 2..7), 2..7),
+            hay in prop::collection::vec(prop::sample::select(b"ABQ1_a \n".to_vec()), 0..400),
+            word in any::<bool>(),
+            line in any::<bool>(),
+        ) {
+            let pat: Vec<u8> = lits.join(&b'|');
+            let p = vec![pat.clone()];
+            let build = |engine| {
+                MatcherBuilder::new().engine(engine).word(word).line(line).build(&p).unwrap()
+            };
+            let rust = build(Engine::Rust);
+            let pcre = build(Engine::Pcre2);
+            prop_assert_eq!(all_matches(&rust, &hay), all_matches(&pcre, &hay),
+                "pattern {}", String::from_utf8_lossy(&pat));
+        }
     }
 }
