@@ -6,7 +6,7 @@
 //! that work (in the cache, 512 MB of the Linux sources in 24 ms against 39),
 //! but their first two bytes are often common (`ER`, `PM`, `LI`) and the
 //! candidates would drown the gain. This finder takes, in each literal, the
-//! two adjacent bytes least likely in text and code (`SY`, `PM`, `NK`, `VT`),
+//! two adjacent bytes least likely in text and code (`YS`, `PM`, `NK`, `VT`),
 //! runs Teddy over those pairs, and checks the whole literal where one is
 //! found. It is used only when every literal has a pair of rare bytes
 //! (capital letters, digits, rare punctuation, bytes over 0x7f): a pair of
@@ -122,14 +122,18 @@ impl WindowSet {
 fn rarest_pair(lit: &[u8]) -> Option<usize> {
     (0..lit.len().checked_sub(WIDTH - 1)?)
         .filter(|&i| rare(lit[i]) && rare(lit[i + 1]))
-        .min_by_key(|&i| (u32::from(rank(lit[i])) * u32::from(rank(lit[i + 1])), i))
+        // Of pairs alike by their bytes, the one that starts with the rarer
+        // byte: in the Linux sources `YS` is found 26k times to `SY`'s 63k,
+        // `VT` 9.7k times to `EV`'s 115k (300 MB of big.txt).
+        .min_by_key(|&i| (u32::from(rank(lit[i])) * u32::from(rank(lit[i + 1])), rank(lit[i]), i))
 }
 
 /// How common a byte is in text and source code (higher is more common),
 /// for the bytes [`rare`] accepts.
 fn rank(b: u8) -> u8 {
     match b {
-        b'E' | b'T' | b'A' | b'S' | b'I' | b'R' | b'N' | b'O' | b'C' => 120,
+        // The commonest capitals, and those that are hex digits too.
+        b'A'..=b'F' | b'T' | b'S' | b'I' | b'R' | b'N' | b'O' => 120,
         b'0'..=b'9' => 110,
         b'J' | b'K' | b'Q' | b'V' | b'W' | b'X' | b'Y' | b'Z' => 90,
         b'A'..=b'Z' => 100,
@@ -165,7 +169,7 @@ mod tests {
             .collect();
         let set = WindowSet::new(&lits).unwrap();
         let offsets: Vec<usize> = set.holders.iter().flatten().map(|&(_, at)| at).collect();
-        assert_eq!(offsets, [4, 0, 2, 1]);
+        assert_eq!(offsets, [5, 0, 2, 9]);
         let hay = b"x ERR_SY LINK_REQ_RST y CFG_BME_EVT ERR_SYS";
         assert_eq!(set.find(hay, 0), Some(9));
         assert_eq!(set.find(hay, 10), Some(24));
