@@ -281,9 +281,10 @@ METHOD = """\
   [`bench/cases.toml`](../bench/cases.toml), writes `bench/results/DATE.json` and regenerates
   this page and its plot. `bench/run --quick` is the smoke run CI does (tiny corpus, one run).
 - **Timing**: hyperfine. Warm cases: {warmup} warm-up run and {warm_runs} timed runs; cold cases:
-  the page cache dropped (`{drop}`) before each of {cold_runs} runs (root only), the tools
-  taking turns, one run each per round (since 2026-11-26 10:45; before, each tool's runs
-  were back to back, and the disk's drift over minutes went into the comparison). Every
+  the page cache dropped (`{drop}`) before each of {cold_runs} runs (root only). The tools
+  take turns, one run each per round (since 2026-11-26: cold cases from 10:36, warm ones
+  from 10:45; before, each tool's runs were back to back, and the guest's drift over the
+  minutes a case takes went into the comparison). Every
   command runs as `sh -c 'COMMAND | cat'`: output goes through a pipe, since GNU grep and
   ugrep stop early when standard output is `/dev/null`. The table shows the median.
   Environment: `LC_ALL=C` for every tool.
