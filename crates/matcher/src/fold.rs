@@ -215,27 +215,34 @@ pub(crate) fn rarest_pair(needle: &[FoldByte]) -> Option<(usize, usize)> {
 /// common); a byte that matches either case counts as its commoner case.
 /// Only the order matters: it picks the two bytes every position is tested on.
 fn commonness(f: FoldByte) -> u8 {
-    let one = |b: u8| -> u8 {
-        match b {
-            b' ' => 255,
-            b'e' | b't' | b'a' | b'o' | b'i' | b'n' | b's' | b'r' => 240,
-            b'\n' | b'\t' | b'l' | b'h' | b'd' | b'c' | b'u' => 220,
-            b'm' | b'p' | b'f' | b'g' | b'y' | b'w' | b'b' | b'v' | b'_' => 200,
-            b',' | b'.' | b'(' | b')' | b';' | b'=' | b'*' | b'/' | b'-' | b'"' => 180,
-            b'0' | b'1' | b'2' | b'{' | b'}' | b'>' | b'<' | b'#' | b'&' | b':' | b'\'' => 160,
-            b'k' | b'x' | b'j' | b'q' | b'z' => 150,
-            b'3'..=b'9' | b'[' | b']' | b'+' | b'!' | b'\\' | b'|' | b'%' | b'$' => 130,
-            b'E' | b'T' | b'A' | b'S' | b'I' | b'R' | b'N' | b'O' | b'C' => 120,
-            b'A'..=b'Z' => 100,
-            b'\r' | b'?' | b'@' | b'^' | b'`' | b'~' => 80,
-            0x80..=0xff => 40,
-            _ => 20,
-        }
-    };
     if f.mask == 0 {
-        one(f.value)
+        byte_commonness(f.value)
     } else {
-        one(f.value).max(one(f.value.to_ascii_uppercase()))
+        byte_commonness(f.value).max(byte_commonness(f.value.to_ascii_uppercase()))
+    }
+}
+
+/// How common a byte is in text and source code, roughly (higher is more
+/// common). Only the order matters: the searches that test a few bytes of
+/// their needles per position (here, fold_set.rs, windows.rs) pick the least
+/// common ones by it.
+pub(crate) fn byte_commonness(b: u8) -> u8 {
+    match b {
+        b' ' => 255,
+        b'e' | b't' | b'a' | b'o' | b'i' | b'n' | b's' | b'r' => 240,
+        b'\n' | b'\t' | b'l' | b'h' | b'd' | b'c' | b'u' => 220,
+        b'm' | b'p' | b'f' | b'g' | b'y' | b'w' | b'b' | b'v' | b'_' => 200,
+        b',' | b'.' | b'(' | b')' | b';' | b'=' | b'*' | b'/' | b'-' | b'"' => 180,
+        b'0' | b'1' | b'2' | b'{' | b'}' | b'>' | b'<' | b'#' | b'&' | b':' | b'\'' => 160,
+        b'k' | b'x' | b'j' | b'q' | b'z' => 150,
+        b'3'..=b'9' | b'[' | b']' | b'+' | b'!' | b'\\' | b'|' | b'%' | b'$' => 130,
+        // The commonest capitals, and those that are hex digits too.
+        b'A'..=b'F' | b'T' | b'S' | b'I' | b'R' | b'N' | b'O' => 120,
+        b'J' | b'K' | b'Q' | b'V' | b'W' | b'X' | b'Y' | b'Z' => 90,
+        b'A'..=b'Z' => 100,
+        b'\r' | b'?' | b'@' | b'^' | b'`' | b'~' => 80,
+        0x80..=0xff => 40,
+        _ => 20,
     }
 }
 
