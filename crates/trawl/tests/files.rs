@@ -290,3 +290,30 @@ parity!(many_files_listed, many_files, ["-l", "needle", "."]);
 parity!(many_files_not_listed, many_files, ["-L", "needle", "."]);
 parity!(many_files_counted, many_files, ["-c", "needle", "."]);
 parity!(many_files_with_context, many_files, ["-B", "1", "-n", "needle", "."]);
+
+/// Sets a path's access time to 2001-09-09 (long before its modification
+/// time, so a relatime mount would update it on the next read).
+fn age_access_time(path: &std::path::Path) -> std::time::SystemTime {
+    let old = std::time::UNIX_EPOCH + Duration::from_secs(1_000_000_000);
+    let f = std::fs::File::open(path).unwrap();
+    f.set_times(std::fs::FileTimes::new().set_accessed(old)).unwrap();
+    std::fs::metadata(path).unwrap().accessed().unwrap()
+}
+
+// A search is not a use: the files and directories it reads keep their
+// access times (O_NOATIME), as a mail spool's "new mail" flag or a cleaner
+// going by access time need.
+#[test]
+fn a_search_leaves_access_times_as_they_were() {
+    let t = Tree::new();
+    t.file("top.txt", "needle\n")
+        .file("sub/deep.txt", "hay\nneedle\n")
+        .file("sub/other.txt", "hay\n");
+    let paths = ["top.txt", "sub/deep.txt", "sub/other.txt", "sub", "."].map(|p| t.path().join(p));
+    let before: Vec<_> = paths.iter().map(|p| age_access_time(p)).collect();
+    t.trawl().args(["-r", "-c", "needle", "."]).run().assert_code(0);
+    t.trawl().args(["-c", "needle", "top.txt", "sub/deep.txt"]).run().assert_code(0);
+    let after: Vec<_> =
+        paths.iter().map(|p| std::fs::metadata(p).unwrap().accessed().unwrap()).collect();
+    assert_eq!(after, before, "access times of {paths:?}");
+}

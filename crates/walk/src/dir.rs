@@ -10,6 +10,7 @@ use std::sync::Arc;
 use crate::dirent;
 use crate::fds::{retrying, DirFd};
 use crate::ignore_files::IgnoreStack;
+use crate::noatime;
 use crate::{
     cvt, fstat, fstatat, reads_to_the_end, Descent, Entry, FileType, Opening, Root, Visitor,
     WalkBuilder, WalkError, WalkErrorKind, WalkState,
@@ -27,7 +28,7 @@ pub(crate) struct Origin {
 fn open_dir_path(path: &CStr) -> io::Result<OwnedFd> {
     let flags = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC | libc::O_NOCTTY;
     // SAFETY: a NUL-terminated path; the descriptor is owned by the result.
-    retrying(|| cvt(unsafe { libc::open(path.as_ptr(), flags) }))
+    noatime::open_with(flags, |flags| retrying(|| cvt(unsafe { libc::open(path.as_ptr(), flags) })))
         .map(|fd| unsafe { OwnedFd::from_raw_fd(fd) })
 }
 
@@ -93,9 +94,10 @@ impl OpenDir {
             let name =
                 CString::new(name).map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))?;
             let flags = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC;
-            // SAFETY: an open directory and a NUL-terminated name.
-            let fd =
-                retrying(|| cvt(unsafe { libc::openat(cur.as_raw_fd(), name.as_ptr(), flags) }))?;
+            let fd = noatime::open_with(flags, |flags| {
+                // SAFETY: an open directory and a NUL-terminated name.
+                retrying(|| cvt(unsafe { libc::openat(cur.as_raw_fd(), name.as_ptr(), flags) }))
+            })?;
             // SAFETY: a fresh descriptor, owned here.
             cur = unsafe { OwnedFd::from_raw_fd(fd) };
         }
@@ -259,10 +261,12 @@ impl<'w> DirReader<'w> {
                 }
                 let _pin = parent.fd.pin();
                 parent.raw_fd().and_then(|at| {
-                    retrying(|| {
-                        // SAFETY: the parent's descriptor is open while
-                        // pinned; the name is NUL-terminated.
-                        cvt(unsafe { libc::openat(at, task.name.as_ptr(), flags) })
+                    noatime::open_with(flags, |flags| {
+                        retrying(|| {
+                            // SAFETY: the parent's descriptor is open while
+                            // pinned; the name is NUL-terminated.
+                            cvt(unsafe { libc::openat(at, task.name.as_ptr(), flags) })
+                        })
                     })
                     // SAFETY: a fresh descriptor from openat(2), owned here.
                     .map(|fd| unsafe { OwnedFd::from_raw_fd(fd) })

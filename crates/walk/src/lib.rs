@@ -40,6 +40,7 @@ mod dir;
 mod dirent;
 mod fds;
 mod ignore_files;
+mod noatime;
 mod ordered;
 mod parallel;
 mod sys;
@@ -172,8 +173,10 @@ impl<'a> Entry<'a> {
         if !self.followed {
             flags |= libc::O_NOFOLLOW;
         }
-        // SAFETY: a NUL-terminated name relative to an open directory (or the cwd).
-        let fd = fds::retrying(|| cvt(unsafe { libc::openat(dir, name.as_ptr(), flags) }))?;
+        let fd = noatime::open_with(flags, |flags| {
+            // SAFETY: a NUL-terminated name relative to an open directory (or the cwd).
+            fds::retrying(|| cvt(unsafe { libc::openat(dir, name.as_ptr(), flags) }))
+        })?;
         // SAFETY: a fresh descriptor that nothing else owns.
         let fd = unsafe { OwnedFd::from_raw_fd(fd) };
         dirent::has_entries(fd.as_raw_fd()).map(|has| !has)
@@ -264,10 +267,12 @@ impl<'a> Entry<'a> {
                 if self.file_type.is_dir() {
                     flags |= libc::O_DIRECTORY;
                 }
-                fds::retrying(|| {
-                    cvt(unsafe {
-                        // SAFETY: `name` is a valid NUL-terminated string.
-                        libc::open(self.name.as_ptr(), flags)
+                noatime::open_with(flags, |flags| {
+                    fds::retrying(|| {
+                        cvt(unsafe {
+                            // SAFETY: `name` is a valid NUL-terminated string.
+                            libc::open(self.name.as_ptr(), flags)
+                        })
                     })
                 })?
             }
@@ -278,11 +283,13 @@ impl<'a> Entry<'a> {
                     flags |= libc::O_NOFOLLOW;
                 }
                 let at = dir.raw_fd()?;
-                fds::retrying(|| {
-                    cvt(unsafe {
-                        // SAFETY: `at` is the directory's descriptor, open
-                        // while the entry is visited; `name` is NUL-terminated.
-                        libc::openat(at, self.name.as_ptr(), flags)
+                noatime::open_with(flags, |flags| {
+                    fds::retrying(|| {
+                        cvt(unsafe {
+                            // SAFETY: `at` is the directory's descriptor, open
+                            // while the entry is visited; `name` is NUL-terminated.
+                            libc::openat(at, self.name.as_ptr(), flags)
+                        })
                     })
                 })?
             }
