@@ -3,16 +3,15 @@
 
 use std::ffi::{CStr, CString};
 use std::io;
-use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsRawFd, BorrowedFd, OwnedFd, RawFd};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use crate::dirent;
-use crate::fds::{retrying, DirFd};
+use crate::fds::{self, DirFd};
 use crate::ignore_files::IgnoreStack;
-use crate::noatime;
 use crate::{
-    cvt, fstat, fstatat, reads_to_the_end, Descent, Entry, FileType, Opening, Root, Visitor,
+    fstat, fstatat, reads_to_the_end, Descent, Entry, FileType, Opening, Root, Visitor,
     WalkBuilder, WalkError, WalkErrorKind, WalkState,
 };
 
@@ -27,9 +26,7 @@ pub(crate) struct Origin {
 /// Opens a directory by path, without blocking on a terminal.
 fn open_dir_path(path: &CStr) -> io::Result<OwnedFd> {
     let flags = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC | libc::O_NOCTTY;
-    // SAFETY: a NUL-terminated path; the descriptor is owned by the result.
-    noatime::open_with(flags, |flags| retrying(|| cvt(unsafe { libc::open(path.as_ptr(), flags) })))
-        .map(|fd| unsafe { OwnedFd::from_raw_fd(fd) })
+    fds::open_at(libc::AT_FDCWD, path, flags)
 }
 
 /// A directory of the walk and what its children need to know about it.
@@ -94,12 +91,7 @@ impl OpenDir {
             let name =
                 CString::new(name).map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))?;
             let flags = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC;
-            let fd = noatime::open_with(flags, |flags| {
-                // SAFETY: an open directory and a NUL-terminated name.
-                retrying(|| cvt(unsafe { libc::openat(cur.as_raw_fd(), name.as_ptr(), flags) }))
-            })?;
-            // SAFETY: a fresh descriptor, owned here.
-            cur = unsafe { OwnedFd::from_raw_fd(fd) };
+            cur = fds::open_at(cur.as_raw_fd(), &name, flags)?;
         }
         Ok(cur)
     }
@@ -260,17 +252,8 @@ impl<'w> DirReader<'w> {
                     flags |= libc::O_NOFOLLOW;
                 }
                 let _pin = parent.fd.pin();
-                parent.raw_fd().and_then(|at| {
-                    noatime::open_with(flags, |flags| {
-                        retrying(|| {
-                            // SAFETY: the parent's descriptor is open while
-                            // pinned; the name is NUL-terminated.
-                            cvt(unsafe { libc::openat(at, task.name.as_ptr(), flags) })
-                        })
-                    })
-                    // SAFETY: a fresh descriptor from openat(2), owned here.
-                    .map(|fd| unsafe { OwnedFd::from_raw_fd(fd) })
-                })
+                // The parent's descriptor stays open while pinned.
+                parent.raw_fd().and_then(|at| fds::open_at(at, &task.name, flags))
             }
         };
         let fd = match fd {

@@ -14,11 +14,15 @@
 //! ([`threads_within_limit`]): each thread pins a directory, opens one
 //! more, and its visitor holds a few of its own.
 
+use std::ffi::CStr;
 use std::io;
-use std::os::fd::{AsRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
+
+use crate::noatime;
+use crate::sys::cvt;
 
 /// `pins` while the descriptor is being closed.
 const CLOSING: u32 = u32::MAX;
@@ -205,10 +209,27 @@ impl Pool {
 /// when none can be closed (in steps of a millisecond).
 const WAITS: u32 = 5000;
 
+/// Opens `name` relative to the directory `dir` (`libc::AT_FDCWD`: the
+/// working directory; ignored for an absolute name) with `flags`, plus
+/// `O_NOATIME` while the kernel grants it ([`crate::noatime`]), retrying
+/// while descriptors run out ([`retrying`]). Every open of the walk's
+/// entries and directories goes through here.
+pub(crate) fn open_at(dir: RawFd, name: &CStr, flags: libc::c_int) -> io::Result<OwnedFd> {
+    let fd = noatime::open_with(flags, |flags| {
+        retrying(|| {
+            // SAFETY: `name` is NUL-terminated; `dir` is AT_FDCWD or a
+            // directory the caller keeps open for the call.
+            cvt(unsafe { libc::openat(dir, name.as_ptr(), flags) })
+        })
+    })?;
+    // SAFETY: a fresh descriptor from openat(2), owned by nobody else.
+    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
+}
+
 /// Runs `open`; while it fails for want of descriptors, closes the least
 /// recently used directory nobody pins and tries again (or, when every
 /// one is pinned, waits for other threads to let go).
-pub(crate) fn retrying<T>(mut open: impl FnMut() -> io::Result<T>) -> io::Result<T> {
+fn retrying<T>(mut open: impl FnMut() -> io::Result<T>) -> io::Result<T> {
     let mut waits = 0;
     loop {
         match open() {

@@ -50,7 +50,7 @@ use std::ffi::{CStr, CString, OsStr};
 use std::fmt;
 use std::fs::File;
 use std::io;
-use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsRawFd, BorrowedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
 use std::sync::OnceLock;
 
@@ -173,12 +173,7 @@ impl<'a> Entry<'a> {
         if !self.followed {
             flags |= libc::O_NOFOLLOW;
         }
-        let fd = noatime::open_with(flags, |flags| {
-            // SAFETY: a NUL-terminated name relative to an open directory (or the cwd).
-            fds::retrying(|| cvt(unsafe { libc::openat(dir, name.as_ptr(), flags) }))
-        })?;
-        // SAFETY: a fresh descriptor that nothing else owns.
-        let fd = unsafe { OwnedFd::from_raw_fd(fd) };
+        let fd = fds::open_at(dir, name, flags)?;
         dirent::has_entries(fd.as_raw_fd()).map(|has| !has)
     }
 
@@ -267,14 +262,7 @@ impl<'a> Entry<'a> {
                 if self.file_type.is_dir() {
                     flags |= libc::O_DIRECTORY;
                 }
-                noatime::open_with(flags, |flags| {
-                    fds::retrying(|| {
-                        cvt(unsafe {
-                            // SAFETY: `name` is a valid NUL-terminated string.
-                            libc::open(self.name.as_ptr(), flags)
-                        })
-                    })
-                })?
+                fds::open_at(libc::AT_FDCWD, self.name, flags)?
             }
             Some(dir) => {
                 let mut flags =
@@ -282,20 +270,11 @@ impl<'a> Entry<'a> {
                 if !self.followed {
                     flags |= libc::O_NOFOLLOW;
                 }
-                let at = dir.raw_fd()?;
-                noatime::open_with(flags, |flags| {
-                    fds::retrying(|| {
-                        cvt(unsafe {
-                            // SAFETY: `at` is the directory's descriptor, open
-                            // while the entry is visited; `name` is NUL-terminated.
-                            libc::openat(at, self.name.as_ptr(), flags)
-                        })
-                    })
-                })?
+                // `dir`'s descriptor stays open while the entry is visited.
+                fds::open_at(dir.raw_fd()?, self.name, flags)?
             }
         };
-        // SAFETY: `fd` was just returned by open(2) and is owned by nobody else.
-        Ok(unsafe { File::from_raw_fd(fd) })
+        Ok(File::from(fd))
     }
 }
 

@@ -23,12 +23,21 @@ static ASKING: AtomicBool = AtomicBool::new(true);
 /// Runs `open` with `flags`, plus `O_NOATIME` while the kernel grants it.
 pub(crate) fn open_with<T>(
     flags: libc::c_int,
+    open: impl FnMut(libc::c_int) -> io::Result<T>,
+) -> io::Result<T> {
+    open_asking(&ASKING, flags, open)
+}
+
+/// [`open_with`] with the switch passed in (a test's own).
+fn open_asking<T>(
+    asking: &AtomicBool,
+    flags: libc::c_int,
     mut open: impl FnMut(libc::c_int) -> io::Result<T>,
 ) -> io::Result<T> {
-    if ASKING.load(Ordering::Relaxed) {
+    if asking.load(Ordering::Relaxed) {
         match open(flags | libc::O_NOATIME) {
             Err(e) if e.raw_os_error() == Some(libc::EPERM) => {
-                ASKING.store(false, Ordering::Relaxed);
+                asking.store(false, Ordering::Relaxed);
             }
             result => return result,
         }
@@ -42,8 +51,9 @@ mod tests {
 
     #[test]
     fn an_eperm_turns_the_flag_off_and_opens_again_without_it() {
+        let asking = AtomicBool::new(true);
         let mut seen = Vec::new();
-        let got = open_with(libc::O_RDONLY, |flags| {
+        let got = open_asking(&asking, libc::O_RDONLY, |flags| {
             seen.push(flags & libc::O_NOATIME != 0);
             if flags & libc::O_NOATIME != 0 {
                 Err(io::Error::from_raw_os_error(libc::EPERM))
@@ -54,12 +64,24 @@ mod tests {
         assert_eq!(got.unwrap(), 7);
         assert_eq!(seen, [true, false]);
         let mut later = Vec::new();
-        open_with(libc::O_RDONLY, |flags| {
+        open_asking(&asking, libc::O_RDONLY, |flags| {
             later.push(flags & libc::O_NOATIME != 0);
             Ok(())
         })
         .unwrap();
         assert_eq!(later, [false], "the flag stays off once refused");
-        ASKING.store(true, Ordering::Relaxed);
+    }
+
+    #[test]
+    fn other_errors_leave_the_flag_on() {
+        let asking = AtomicBool::new(true);
+        let mut calls = 0;
+        let got: io::Result<()> = open_asking(&asking, libc::O_RDONLY, |_| {
+            calls += 1;
+            Err(io::Error::from_raw_os_error(libc::EACCES))
+        });
+        assert_eq!(got.unwrap_err().raw_os_error(), Some(libc::EACCES));
+        assert_eq!(calls, 1, "one open, not retried");
+        assert!(asking.load(Ordering::Relaxed));
     }
 }
