@@ -43,7 +43,8 @@ enum InnerLiterals {
     One(Box<memmem::Finder<'static>>),
     Many(AhoCorasick),
     /// The regex's own prefix literals, when there are a few and each holds
-    /// a pair of rare bytes: found by those pairs (see [`WindowSet`]).
+    /// a pair of rare bytes or all start with the same three: found by those
+    /// pairs or that prefix (see [`WindowSet`]).
     Windows(WindowSet),
     /// A run of bytes some of which match either case (`-i`); `whole` when
     /// the run is the entire pattern, so a candidate is a match.
@@ -73,8 +74,9 @@ impl InnerLiterals {
         // A regex with a usable prefix is fast in the engine already: its
         // first part's, or the whole pattern's (`[Pp][Mm]_(?:[Rr]…|[Ss]…)`,
         // a folded alternation factored by its common prefix, has one),
-        // unless its prefixes are a few literals with rare byte pairs and
-        // the engine would not search for one long prefix they share.
+        // unless its prefixes are a few literals with rare byte pairs or a
+        // three-byte prefix in common, and the engine would not search for
+        // one long prefix they share.
         if prefixes.is_some() || parts.first().is_none_or(|h| good(&prefix_of(h)).is_some()) {
             if shares_a_long_prefix(prefix_seq) {
                 return None;
