@@ -24,6 +24,7 @@
 
 #![cfg_attr(not(test), no_main)]
 
+mod alloc;
 mod args;
 mod cache_cmd;
 mod config;
@@ -47,6 +48,10 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
+
+/// Large blocks on a cache line: see alloc.rs.
+#[global_allocator]
+static ALLOCATOR: alloc::LineAligned = alloc::LineAligned;
 
 use trawl_printer::{Chunk, OutputMode, Stats};
 use trawl_search::Cancel;
