@@ -156,7 +156,9 @@ unsafe impl GlobalAlloc for LineAligned {
             // in front of the new place only once they are there.
             let data = grown.add(old_off);
             let moved = grown.add(offset_in(grown));
-            ptr::copy(data, moved, keep);
+            if moved != data {
+                ptr::copy(data, moved, keep);
+            }
             publish(grown)
         }
     }
