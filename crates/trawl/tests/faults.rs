@@ -1550,6 +1550,55 @@ fn a_fifo_named_gitignore_is_skipped_with_a_warning() {
     );
 }
 
+// An ignore file that cannot be read is not passed over in silence: its
+// rules are unknown, so the run says so and fails (exit 2) while the search
+// goes on; the other ignore files still apply. Run as nobody (root reads
+// any file).
+#[test]
+fn an_unreadable_ignore_file_is_reported_and_the_run_fails() {
+    let t = Tree::new();
+    fs::set_permissions(t.path(), fs::Permissions::from_mode(0o755)).unwrap();
+    t.file("a.txt", "needle\n").file("skip.txt", "needle\n").file(".ignore", "skip.txt\n");
+    t.file(".gitignore", "a.txt\n").file("sub/b.txt", "needle\n");
+    fs::set_permissions(t.path().join(".gitignore"), fs::Permissions::from_mode(0o000)).unwrap();
+    let r = Cmd::new("setpriv", t.path())
+        .args(AS_NOBODY)
+        .args([trawl_bin(), "--gitignore", "--no-hidden", "--sort", "path", "-r", "needle", "."])
+        .run();
+    // .gitignore's rule (a.txt) is unknown, .ignore's (skip.txt) applies.
+    r.assert_code(2).assert_stdout("./a.txt:needle\n./sub/b.txt:needle\n");
+    assert_eq!(
+        r.stderr_str(),
+        "trawl: ./.gitignore: Permission denied; its ignore rules are not applied\n"
+    );
+}
+
+// Ignore files are opened as the walk's entries are: where descriptors run
+// out, a directory is closed to make room, and no ignore file's rules are
+// lost (they were, silently, below about 7 descriptors: the ignored files
+// were searched).
+#[test]
+fn ignore_files_hold_under_a_tight_descriptor_limit() {
+    let t = Tree::new();
+    for i in 0..16 {
+        let dir = format!("d/{i}/a/b/c/d/e/f/g/h");
+        t.file(format!("{dir}/.ignore"), "skip\n");
+        t.file(format!("{dir}/i/j/k/l/m/n/o/leaf"), "leaf\n");
+        t.file(format!("{dir}/i/j/k/l/m/n/o/skip"), "leaf\n");
+    }
+    let trawl = format!("'{}' --gitignore --sort path -r -j 8 leaf d", trawl_bin());
+    let want = Cmd::new("sh", t.path()).args(["-c", &trawl]).run();
+    want.assert_code(0);
+    assert_eq!(want.stdout_str().lines().count(), 16, "{}", want.stdout_str());
+    assert!(!want.stdout_str().contains("skip"));
+    for limit in [16, 8, 6, 5] {
+        let script = format!("ulimit -n {limit}; {trawl}");
+        let r = Cmd::new("sh", t.path()).args(["-c", &script]).run();
+        assert_eq!((r.code, r.stderr_str().as_str()), (0, ""), "{script}");
+        assert_eq!(r.stdout_str(), want.stdout_str(), "{script}");
+    }
+}
+
 // Issue 13 #2: a write error (a full disk) is reported as GNU grep does,
 // once, with exit status 2, whatever the output mode.
 #[test]

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use crate::dirent;
 use crate::fds::{self, DirFd};
-use crate::ignore_files::IgnoreStack;
+use crate::ignore_files::{IgnoreStack, Unusable};
 use crate::{
     fstat, fstatat, reads_to_the_end, Descent, Entry, FileType, Opening, Root, Visitor,
     WalkBuilder, WalkError, WalkErrorKind, WalkState,
@@ -294,7 +294,7 @@ impl<'w> DirReader<'w> {
             }
         }
         let ignore = if c.ignore_files {
-            let mut skipped = Vec::new();
+            let mut unused = Vec::new();
             let parent_rules = match parent {
                 Some(p) => p.ignore.clone(),
                 None => crate::ignore_files::rules_above(&task.path),
@@ -303,15 +303,16 @@ impl<'w> DirReader<'w> {
                 parent_rules,
                 std::os::fd::AsFd::as_fd(&fd),
                 &task.path,
-                &mut skipped,
+                &mut unused,
             );
-            for name in skipped {
-                let mut path = task.path.clone();
-                if !path.is_empty() && !path.ends_with(b"/") {
-                    path.push(b'/');
-                }
-                path.extend_from_slice(name);
-                v.error(WalkError { path, kind: WalkErrorKind::IgnoreFileNotRegular });
+            for (name, why) in unused {
+                let mut path = Vec::new();
+                join_path(&mut path, &task.path, name);
+                let kind = match why {
+                    Unusable::NotRegular => WalkErrorKind::IgnoreFileNotRegular,
+                    Unusable::Unreadable(e) => WalkErrorKind::IgnoreFileUnreadable(e),
+                };
+                v.error(WalkError { path, kind });
             }
             Some(stack)
         } else {

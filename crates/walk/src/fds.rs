@@ -213,7 +213,7 @@ const WAITS: u32 = 5000;
 /// working directory; ignored for an absolute name) with `flags`, plus
 /// `O_NOATIME` while the kernel grants it ([`crate::noatime`]), retrying
 /// while descriptors run out ([`retrying`]). Every open of the walk's
-/// entries and directories goes through here.
+/// entries, directories and ignore files goes through here.
 pub(crate) fn open_at(dir: RawFd, name: &CStr, flags: libc::c_int) -> io::Result<OwnedFd> {
     let fd = noatime::open_with(flags, |flags| {
         retrying(|| {

@@ -5,15 +5,17 @@ mod above;
 
 pub(crate) use above::rules_above;
 
-use std::ffi::OsStr;
-use std::io::Read;
-use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd};
+use std::ffi::{CStr, OsStr};
+use std::io::{self, Read};
+use std::os::fd::{AsRawFd, BorrowedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::sync::Arc;
 
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use ignore::Match;
+
+use crate::fds;
 
 /// The ignore rules in force in a directory: its own files, then its parent's.
 pub(crate) struct IgnoreStack {
@@ -39,13 +41,13 @@ const IGNORE_FILES: [&[u8]; 2] = [b".ignore\0", b".gitignore\0"];
 
 impl IgnoreStack {
     /// The rules for the directory open at `dir`, whose printed path is
-    /// `path`; `skipped` gets the names of ignore files that are not
-    /// regular files (never opened for reading: a FIFO would block).
+    /// `path`; `unused` gets the names of ignore files there that are not
+    /// used, and why.
     pub(crate) fn enter(
         parent: Option<Arc<IgnoreStack>>,
         dir: BorrowedFd<'_>,
         path: &[u8],
-        skipped: &mut Vec<&'static [u8]>,
+        unused: &mut Vec<(&'static [u8], Unusable)>,
     ) -> Arc<IgnoreStack> {
         let root =
             if path.is_empty() { Path::new(".") } else { Path::new(OsStr::from_bytes(path)) };
@@ -54,8 +56,8 @@ impl IgnoreStack {
             let text = match read_at(dir, name) {
                 Ok(Some(text)) => text,
                 Ok(None) => continue,
-                Err(NotRegular) => {
-                    skipped.push(&name[..name.len() - 1]);
+                Err(why) => {
+                    unused.push((&name[..name.len() - 1], why));
                     continue;
                 }
             };
@@ -118,31 +120,40 @@ impl IgnoreStack {
     }
 }
 
-/// An ignore file that is not a regular file.
-pub(crate) struct NotRegular;
+/// Why an ignore file that is there is not used.
+pub(crate) enum Unusable {
+    /// Not a regular file: never opened for reading (a FIFO would block).
+    NotRegular,
+    /// It could not be opened or read: its rules are unknown, so what the
+    /// walk then searches may include what they leave out.
+    Unreadable(io::Error),
+}
 
 /// The contents of the ignore file `name` (NUL-terminated) in `dir`; None
-/// when there is none or it cannot be read.
-pub(crate) fn read_at(dir: BorrowedFd<'_>, name: &[u8]) -> Result<Option<Vec<u8>>, NotRegular> {
+/// when there is none. Opened as the walk opens its entries
+/// ([`fds::open_at`]: where descriptors run out, a directory is closed to
+/// make room rather than the rules being lost).
+pub(crate) fn read_at(dir: BorrowedFd<'_>, name: &[u8]) -> Result<Option<Vec<u8>>, Unusable> {
+    let Ok(cname) = CStr::from_bytes_with_nul(name) else { return Ok(None) };
     // O_NONBLOCK: opening a FIFO must not wait for a writer.
-    // SAFETY: `name` ends with NUL; `dir` is an open directory.
-    let fd = unsafe {
-        libc::openat(
-            dir.as_raw_fd(),
-            name.as_ptr().cast(),
-            libc::O_RDONLY | libc::O_CLOEXEC | libc::O_NOFOLLOW | libc::O_NONBLOCK,
-        )
+    let flags = libc::O_RDONLY | libc::O_CLOEXEC | libc::O_NOFOLLOW | libc::O_NONBLOCK;
+    let fd = match fds::open_at(dir.as_raw_fd(), cname, flags) {
+        Ok(fd) => fd,
+        // None there (ENOENT), or a symbolic link, which is not followed
+        // (ELOOP under O_NOFOLLOW), as before this function opened through
+        // the walk's opener.
+        Err(e) if matches!(e.raw_os_error(), Some(libc::ENOENT | libc::ENOTDIR | libc::ELOOP)) => {
+            return Ok(None)
+        }
+        Err(e) => return Err(Unusable::Unreadable(e)),
     };
-    if fd < 0 {
-        return Ok(None);
-    }
-    // SAFETY: a fresh descriptor that nothing else owns.
-    let mut f = unsafe { std::fs::File::from_raw_fd(fd) };
+    let mut f = std::fs::File::from(fd);
     match f.metadata() {
         Ok(md) if md.is_file() => {}
-        Ok(_) => return Err(NotRegular),
-        Err(_) => return Ok(None),
+        Ok(_) => return Err(Unusable::NotRegular),
+        Err(e) => return Err(Unusable::Unreadable(e)),
     }
     let mut text = Vec::new();
-    Ok(f.read_to_end(&mut text).ok().map(|_| text))
+    f.read_to_end(&mut text).map_err(Unusable::Unreadable)?;
+    Ok(Some(text))
 }

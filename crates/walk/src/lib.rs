@@ -300,6 +300,9 @@ pub enum WalkErrorKind {
     /// An ignore file (`.gitignore`, `.ignore`) that is not a regular file
     /// (a FIFO would block the walk): not read.
     IgnoreFileNotRegular,
+    /// An ignore file that could not be opened or read: its rules are not
+    /// applied, so the walk may visit what they leave out (an error).
+    IgnoreFileUnreadable(io::Error),
 }
 
 impl WalkErrorKind {
@@ -329,6 +332,9 @@ impl fmt::Display for WalkError {
             WalkErrorKind::Loop { .. } => write!(f, "{path}: warning: recursive directory loop"),
             WalkErrorKind::IgnoreFileNotRegular => {
                 write!(f, "{path}: warning: not a regular file, not read as an ignore file")
+            }
+            WalkErrorKind::IgnoreFileUnreadable(e) => {
+                write!(f, "{path}: {}; its ignore rules are not applied", trawl_diag::io_message(e))
             }
         }
     }

@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 
-use super::{read_at, Anchor, IgnoreStack, NotRegular, IGNORE_FILES};
+use super::{read_at, Anchor, IgnoreStack, IGNORE_FILES};
 
 /// The rules above the root printed as `root` (empty: "."), lowest
 /// precedence last; None when there are none.
@@ -64,10 +64,7 @@ fn read_dir_file(dir: &Path, name: &[u8]) -> Option<Gitignore> {
 fn rules_from(root: &Path, path: &Path) -> Option<Gitignore> {
     let mut name = path.file_name()?.as_bytes().to_vec();
     name.push(0);
-    let text = match read_at(open_dir(path.parent()?)?.as_fd(), &name) {
-        Ok(text) => text?,
-        Err(NotRegular) => return None,
-    };
+    let text = read_at(open_dir(path.parent()?)?.as_fd(), &name).ok().flatten()?;
     build(root, &text)
 }
 
