@@ -37,7 +37,7 @@ pub(crate) enum Anchor {
 }
 
 /// Names of the ignore files, highest precedence first.
-const IGNORE_FILES: [&[u8]; 2] = [b".ignore\0", b".gitignore\0"];
+const IGNORE_FILES: [&CStr; 2] = [c".ignore", c".gitignore"];
 
 impl IgnoreStack {
     /// The rules for the directory open at `dir`, whose printed path is
@@ -53,24 +53,10 @@ impl IgnoreStack {
             if path.is_empty() { Path::new(".") } else { Path::new(OsStr::from_bytes(path)) };
         let mut rules = Vec::new();
         for name in IGNORE_FILES {
-            let text = match read_at(dir, name) {
-                Ok(Some(text)) => text,
-                Ok(None) => continue,
-                Err(why) => {
-                    unused.push((&name[..name.len() - 1], why));
-                    continue;
-                }
-            };
-            let mut b = GitignoreBuilder::new(root);
-            for line in text.split(|&c| c == b'\n') {
-                if let Ok(line) = std::str::from_utf8(line) {
-                    let _ = b.add_line(None, line.trim_end_matches('\r'));
-                }
-            }
-            if let Ok(gi) = b.build() {
-                if !gi.is_empty() {
-                    rules.push(gi);
-                }
+            match read_at(dir, name) {
+                Ok(Some(text)) => rules.extend(build(root, &text)),
+                Ok(None) => {}
+                Err(why) => unused.push((name.to_bytes(), why)),
             }
         }
         match parent {
@@ -129,15 +115,14 @@ pub(crate) enum Unusable {
     Unreadable(io::Error),
 }
 
-/// The contents of the ignore file `name` (NUL-terminated) in `dir`; None
-/// when there is none. Opened as the walk opens its entries
-/// ([`fds::open_at`]: where descriptors run out, a directory is closed to
-/// make room rather than the rules being lost).
-pub(crate) fn read_at(dir: BorrowedFd<'_>, name: &[u8]) -> Result<Option<Vec<u8>>, Unusable> {
-    let Ok(cname) = CStr::from_bytes_with_nul(name) else { return Ok(None) };
+/// The contents of the ignore file `name` in `dir`; None when there is
+/// none. Opened as the walk opens its entries ([`fds::open_at`]: where
+/// descriptors run out, a directory is closed to make room rather than the
+/// rules being lost).
+pub(crate) fn read_at(dir: BorrowedFd<'_>, name: &CStr) -> Result<Option<Vec<u8>>, Unusable> {
     // O_NONBLOCK: opening a FIFO must not wait for a writer.
     let flags = libc::O_RDONLY | libc::O_CLOEXEC | libc::O_NOFOLLOW | libc::O_NONBLOCK;
-    let fd = match fds::open_at(dir.as_raw_fd(), cname, flags) {
+    let fd = match fds::open_at(dir.as_raw_fd(), name, flags) {
         Ok(fd) => fd,
         // None there (ENOENT), or a symbolic link, which is not followed
         // (ELOOP under O_NOFOLLOW), as before this function opened through
@@ -156,4 +141,16 @@ pub(crate) fn read_at(dir: BorrowedFd<'_>, name: &[u8]) -> Result<Option<Vec<u8>
     let mut text = Vec::new();
     f.read_to_end(&mut text).map_err(Unusable::Unreadable)?;
     Ok(Some(text))
+}
+
+/// The rules of an ignore file's `text`, rooted at `root`; None when it
+/// has none.
+fn build(root: &Path, text: &[u8]) -> Option<Gitignore> {
+    let mut b = GitignoreBuilder::new(root);
+    for line in text.split(|&c| c == b'\n') {
+        if let Ok(line) = std::str::from_utf8(line) {
+            let _ = b.add_line(None, line.trim_end_matches('\r'));
+        }
+    }
+    b.build().ok().filter(|gi| !gi.is_empty())
 }

@@ -6,15 +6,16 @@
 //! `$XDG_CONFIG_HOME/git/ignore`). Outside a repository, none of these
 //! (as git and rg).
 
-use std::ffi::CString;
-use std::os::fd::{AsFd, FromRawFd, OwnedFd};
+use std::ffi::{CStr, CString};
+use std::os::fd::{AsFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use ignore::gitignore::{Gitignore, GitignoreBuilder};
+use ignore::gitignore::Gitignore;
 
-use super::{read_at, Anchor, IgnoreStack, IGNORE_FILES};
+use super::{build, read_at, Anchor, IgnoreStack, IGNORE_FILES};
+use crate::fds;
 
 /// The rules above the root printed as `root` (empty: "."), lowest
 /// precedence last; None when there are none.
@@ -53,8 +54,8 @@ fn repository_top(dir: &Path) -> Option<PathBuf> {
     dir.ancestors().find(|d| d.join(".git").symlink_metadata().is_ok()).map(Path::to_path_buf)
 }
 
-/// The rules of the ignore file `name` (NUL-terminated) in `dir`.
-fn read_dir_file(dir: &Path, name: &[u8]) -> Option<Gitignore> {
+/// The rules of the ignore file `name` in `dir`.
+fn read_dir_file(dir: &Path, name: &CStr) -> Option<Gitignore> {
     let text = read_at(open_dir(dir)?.as_fd(), name).ok().flatten()?;
     build(dir, &text)
 }
@@ -62,28 +63,15 @@ fn read_dir_file(dir: &Path, name: &[u8]) -> Option<Gitignore> {
 /// The rules of the file at `path`, rooted at `root`; a file that is not
 /// regular is not read (a FIFO would block).
 fn rules_from(root: &Path, path: &Path) -> Option<Gitignore> {
-    let mut name = path.file_name()?.as_bytes().to_vec();
-    name.push(0);
+    let name = CString::new(path.file_name()?.as_bytes()).ok()?;
     let text = read_at(open_dir(path.parent()?)?.as_fd(), &name).ok().flatten()?;
     build(root, &text)
 }
 
-/// The directory at `path`, opened to read files relative to it.
+/// The directory at `path`, opened to read files relative to it (as the
+/// walk opens its directories).
 fn open_dir(path: &Path) -> Option<OwnedFd> {
     let c = CString::new(path.as_os_str().as_bytes()).ok()?;
-    // SAFETY: a NUL-terminated path.
-    let fd =
-        unsafe { libc::open(c.as_ptr(), libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC) };
-    // SAFETY: a fresh descriptor that nothing else owns.
-    (fd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(fd) })
-}
-
-fn build(root: &Path, text: &[u8]) -> Option<Gitignore> {
-    let mut b = GitignoreBuilder::new(root);
-    for line in text.split(|&c| c == b'\n') {
-        if let Ok(line) = std::str::from_utf8(line) {
-            let _ = b.add_line(None, line.trim_end_matches('\r'));
-        }
-    }
-    b.build().ok().filter(|gi| !gi.is_empty())
+    let flags = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC;
+    fds::open_at(libc::AT_FDCWD, &c, flags).ok()
 }
