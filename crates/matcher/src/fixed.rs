@@ -1,14 +1,13 @@
-//! Fixed strings (`-F`): one string by a vector search (memmem); several by the
+//! Fixed strings (`-F`): one string by a vector search (literal.rs); several by the
 //! regex engine (see [`regex_engine_first`], decided by the builder), a
 //! case-blind pair filter, a shift table or Aho-Corasick.
 
-use aho_corasick::{AhoCorasick, Input, MatchKind};
-use memchr::memmem;
-
 use crate::fold::{FoldByte, FoldFinder};
 use crate::fold_set::FoldSet;
+use crate::literal::LiteralFinder;
 use crate::shift::ShiftSet;
 use crate::{Error, ErrorKind, LineStream, Match, Matcher};
+use aho_corasick::{AhoCorasick, Input, MatchKind};
 
 /// Any of a set of fixed strings, leftmost-longest as `grep -F`.
 ///
@@ -24,10 +23,10 @@ pub struct FixedMatcher {
 
 #[derive(Debug)]
 enum Search {
-    /// One string (not empty), matched as it is: memmem's search, without
-    /// the automaton Aho-Corasick would build around it (a tiny search's
-    /// start).
-    One(Box<memmem::Finder<'static>>),
+    /// One string (not empty), matched as it is: a vector search
+    /// (literal.rs), without the automaton Aho-Corasick would build around
+    /// it (a tiny search's start).
+    One(Box<LiteralFinder>),
     /// One string with letters under `-i`: Aho-Corasick's ASCII case
     /// folding forgoes its vector search, this finder does not.
     Folded(FoldFinder),
@@ -69,7 +68,7 @@ impl FixedMatcher {
                     .map(Search::Folded)
             }
             [one] if !one.is_empty() && !ignore_case => {
-                Some(Search::One(Box::new(memmem::Finder::new(one).into_owned())))
+                Some(Search::One(Box::new(LiteralFinder::new(one))))
             }
             [_, _, ..] => {
                 ignore_case.then(|| FoldSet::new(patterns).map(Search::FoldSet)).flatten().or_else(
@@ -93,7 +92,8 @@ impl FixedMatcher {
 
     /// The search's name, for `--debug`.
     pub(crate) fn engine(&self) -> &'static str {
-        match self.search {
+        match &self.search {
+            Search::One(f) if f.uses_pair() => "substring search (pair, 64 wide)",
             Search::One(_) => "substring search (memmem)",
             Search::Folded(_) => "case-blind substring search",
             Search::FoldSet(_) => "case-blind pair filter",

@@ -5,7 +5,8 @@
 //! prefilters, and Aho-Corasick's ASCII case folding gives up its vector
 //! search. This finder is the packed-pair search of `memchr::memmem` made
 //! case-blind: two bytes of the needle, chosen as the least common, are
-//! compared at every position 32 (AVX2) or 16 (SSE2) at a time, and a
+//! compared at every position 64 (AVX-512 BW), 32 (AVX2) or 16 (SSE2) at a
+//! time, and a
 //! position where both agree is checked against the whole needle.
 //!
 //! Folding is one OR: an ASCII letter's cases differ only in bit 0x20, and
@@ -48,6 +49,47 @@ impl FoldByte {
     }
 }
 
+/// Failed checks a bounded search allows before any rate applies.
+const FLOOD_SLACK: usize = 32;
+
+/// Past the slack, one failed check per this many bytes is allowed.
+const FLOOD_BYTES: usize = 16;
+
+/// What [`FoldFinder::find_or_flood`] found.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub(crate) enum PairScan {
+    Found(usize),
+    Absent,
+    /// The pair stopped filtering: no match starts before this offset, and
+    /// the rest is to be searched another way.
+    Flooded(usize),
+}
+
+impl PairScan {
+    fn found(self) -> Option<usize> {
+        match self {
+            PairScan::Found(at) => Some(at),
+            // Only a scan that hands over stops early.
+            PairScan::Absent | PairScan::Flooded(_) => None,
+        }
+    }
+}
+
+impl From<Option<usize>> for PairScan {
+    fn from(found: Option<usize>) -> PairScan {
+        found.map_or(PairScan::Absent, PairScan::Found)
+    }
+}
+
+/// Whether a scan gives up when its pair stops filtering.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+enum Flood {
+    /// Checks every flagged start (the case-blind search has nothing else).
+    Tolerated,
+    /// Returns [`PairScan::Flooded`] (an exact literal has memmem).
+    HandOver,
+}
+
 /// Finds a needle of at least two bytes, some of which may match either case.
 #[derive(Clone, Debug)]
 pub(crate) struct FoldFinder {
@@ -57,6 +99,8 @@ pub(crate) struct FoldFinder {
     i2: usize,
     #[cfg(target_arch = "x86_64")]
     avx2: bool,
+    #[cfg(target_arch = "x86_64")]
+    avx512: bool,
 }
 
 impl FoldFinder {
@@ -72,6 +116,8 @@ impl FoldFinder {
             i2,
             #[cfg(target_arch = "x86_64")]
             avx2: std::arch::is_x86_feature_detected!("avx2"),
+            #[cfg(target_arch = "x86_64")]
+            avx512: std::arch::is_x86_feature_detected!("avx512bw"),
         })
     }
 
@@ -87,10 +133,13 @@ impl FoldFinder {
         }
         #[cfg(target_arch = "x86_64")]
         {
-            // SAFETY: AVX2 was detected at construction; SSE2 is part of
-            // x86_64. Both read only inside `hay` (see `find_vectors`).
+            // SAFETY: AVX-512 BW and AVX2 were detected at construction;
+            // SSE2 is part of x86_64. Each reads only inside `hay` (see
+            // `find_avx512` and `find_vectors`).
             return unsafe {
-                if self.avx2 {
+                if self.avx512 {
+                    self.find_avx512(hay, Flood::Tolerated).found()
+                } else if self.avx2 {
                     self.find_avx2(hay)
                 } else {
                     self.find_sse2(hay)
@@ -144,6 +193,108 @@ impl FoldFinder {
             }
         };
         self.find_vectors(hay, 32, test)
+    }
+
+    /// Whether the CPU runs the 64-wide search (AVX-512 BW).
+    pub(crate) fn is_wide(&self) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        return self.avx512;
+        #[allow(unreachable_code)]
+        false
+    }
+
+    /// [`FoldFinder::find`], giving up where the pair stops filtering: once
+    /// more than one start per 16 bytes has passed the pair test and failed
+    /// the needle. Only for a finder that [`is_wide`](FoldFinder::is_wide).
+    pub(crate) fn find_or_flood(&self, hay: &[u8]) -> PairScan {
+        if hay.len() < self.needle.len() {
+            return PairScan::Absent;
+        }
+        #[cfg(target_arch = "x86_64")]
+        if self.avx512 {
+            // SAFETY: AVX-512 BW was detected at construction.
+            return unsafe { self.find_avx512(hay, Flood::HandOver) };
+        }
+        PairScan::from(self.find(hay))
+    }
+
+    /// The search, 64 candidate starts at a time, two vectors a step.
+    ///
+    /// # Safety
+    ///
+    /// The CPU must support AVX-512 BW.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn find_avx512(&self, hay: &[u8], flood: Flood) -> PairScan {
+        use std::arch::x86_64::*;
+        let set = |b: u8| _mm512_set1_epi8(b as i8);
+        let (f1, f2) = (self.needle[self.i1], self.needle[self.i2]);
+        let (v1, m1, v2, m2) = (set(f1.value), set(f1.mask), set(f2.value), set(f2.mask));
+        let (i1, i2) = (self.i1, self.i2);
+        let p = hay.as_ptr();
+        // Starts below `ends` leave room for the whole needle. A vector of
+        // starts at..at + 64 with at + 64 <= ends reads, for either chosen
+        // byte, at most at + 63 + (needle.len() - 1) < hay.len(): inside.
+        let ends = hay.len() - self.needle.len() + 1;
+        let test = |at: usize| -> u64 {
+            // SAFETY: at + 64 <= ends (see above); the caller of this fn
+            // guarantees AVX-512 BW.
+            unsafe {
+                let c1 = _mm512_loadu_si512(p.add(at + i1) as *const _);
+                let c2 = _mm512_loadu_si512(p.add(at + i2) as *const _);
+                _mm512_cmpeq_epi8_mask(_mm512_or_si512(c1, m1), v1)
+                    & _mm512_cmpeq_epi8_mask(_mm512_or_si512(c2, m2), v2)
+            }
+        };
+        let mut failed = 0usize;
+        // Checks the starts flagged in `bits` from `base`; then whether the
+        // scan is to hand over (every start before `base` known not to match).
+        let mut check = |base: usize, bits: u64| -> Option<PairScan> {
+            if let Some(found) = self.check_bits(hay, base, bits, &mut failed) {
+                return Some(PairScan::Found(found));
+            }
+            let flooded = flood == Flood::HandOver && failed > FLOOD_SLACK + base / FLOOD_BYTES;
+            flooded.then_some(PairScan::Flooded(base))
+        };
+        let mut at = 0;
+        // Two vectors a step: one branch per 128 starts.
+        while at + 128 <= ends {
+            let (a, b) = (test(at), test(at + 64));
+            if a | b != 0 {
+                if let Some(end) = check(at, a).or_else(|| check(at + 64, b)) {
+                    return end;
+                }
+            }
+            at += 128;
+        }
+        if at + 64 <= ends {
+            if let Some(end) = check(at, test(at)) {
+                return end;
+            }
+            at += 64;
+        }
+        PairScan::from(self.find_scalar(hay, at))
+    }
+
+    /// The first start flagged in `bits` (starts `base`, `base` + 1, …)
+    /// where the whole needle is; counts the others in `failed`.
+    #[inline(always)]
+    fn check_bits(
+        &self,
+        hay: &[u8],
+        base: usize,
+        mut bits: u64,
+        failed: &mut usize,
+    ) -> Option<usize> {
+        while bits != 0 {
+            let start = base + bits.trailing_zeros() as usize;
+            if self.is_at(hay, start) {
+                return Some(start);
+            }
+            *failed += 1;
+            bits &= bits - 1;
+        }
+        None
     }
 
     /// The search, 16 candidate starts at a time.

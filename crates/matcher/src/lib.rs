@@ -38,6 +38,7 @@ mod dialect;
 mod fixed;
 mod fold;
 mod fold_set;
+mod literal;
 mod pcre;
 mod pcre_info;
 mod regcomp;

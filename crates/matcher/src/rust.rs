@@ -1,7 +1,6 @@
 //! The Rust regex engine, rewritten for grep's line semantics.
 
 use aho_corasick::{AhoCorasick, MatchKind};
-use memchr::memmem;
 use std::sync::OnceLock;
 
 use regex_automata::hybrid::dfa::{Cache, DFA};
@@ -13,6 +12,7 @@ use regex_syntax::hir::literal::{ExtractKind, Extractor, Seq};
 use regex_syntax::hir::{self, Class, ClassBytes, ClassBytesRange, Hir, HirKind, Look};
 
 use crate::fold::{FoldByte, FoldFinder};
+use crate::literal::LiteralFinder;
 use crate::tokens::{tokens, Brackets, Token, TokenKind};
 use crate::windows::WindowSet;
 use crate::{Error, ErrorKind, LineStream, LineTerminator, Match, Matcher, Options, Text};
@@ -40,7 +40,7 @@ pub struct RustMatcher {
 /// then runs only on each candidate's line.
 #[derive(Debug)]
 enum InnerLiterals {
-    One(Box<memmem::Finder<'static>>),
+    One(Box<LiteralFinder>),
     Many(AhoCorasick),
     /// The regex's own prefix literals, when there are a few and each holds
     /// a pair of rare bytes or all start with the same three: found by those
@@ -95,7 +95,7 @@ impl InnerLiterals {
                 (lits.iter().map(Vec::len).min().unwrap_or(0), usize::MAX - lits.len())
             })?;
         Some(if best.len() == 1 {
-            InnerLiterals::One(Box::new(memmem::Finder::new(&best[0]).into_owned()))
+            InnerLiterals::One(Box::new(LiteralFinder::new(&best[0])))
         } else {
             // Leftmost semantics: the packed (Teddy) search serves them;
             // the standard kind runs the automaton over every byte.
