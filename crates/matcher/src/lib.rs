@@ -45,6 +45,7 @@ mod regcomp;
 mod rust;
 mod shift;
 mod tokens;
+mod wide_pairs;
 mod windows;
 
 use std::fmt;

@@ -1,0 +1,167 @@
+//! One to eight pairs of adjacent ASCII bytes, found 64 positions at a time
+//! by table where the CPU has AVX-512 VBMI: windows.rs's probe for a few
+//! literals, each found by a pair of rare bytes inside it.
+//!
+//! Teddy (aho-corasick's packed search) finds such pairs 32 positions at a
+//! time through nibble tables, and each find is a call through its API.
+//! Here each byte of a 64-byte vector looks up, in a 128-entry table, the
+//! pairs it starts (a bit each), the next byte the pairs it ends, and a
+//! position is flagged where the two sets meet: exact, so a flagged
+//! position holds a pair.
+
+use std::ops::Range;
+
+/// The pairs searched for, in the order of their ids, and their tables.
+#[derive(Clone, Debug)]
+pub(crate) struct WidePairs {
+    pairs: Vec<[u8; 2]>,
+    tables: Box<Tables>,
+}
+
+/// For each ASCII byte, the pairs it starts and those it ends (bit k: the
+/// pair with id k).
+#[derive(Clone, Debug)]
+struct Tables {
+    first: [u8; 128],
+    second: [u8; 128],
+}
+
+impl WidePairs {
+    /// Most pairs: a bit each in a byte.
+    pub(crate) const MAX: usize = 8;
+
+    /// None unless there are 1 to [`WidePairs::MAX`] pairs, all ASCII, and
+    /// the CPU has AVX-512 BW and VBMI.
+    pub(crate) fn new(pairs: &[[u8; 2]]) -> Option<WidePairs> {
+        let fits =
+            (1..=Self::MAX).contains(&pairs.len()) && pairs.iter().flatten().all(u8::is_ascii);
+        if !fits || !has_vbmi() {
+            return None;
+        }
+        let mut tables = Box::new(Tables { first: [0; 128], second: [0; 128] });
+        for (k, pair) in pairs.iter().enumerate() {
+            tables.first[usize::from(pair[0])] |= 1 << k;
+            tables.second[usize::from(pair[1])] |= 1 << k;
+        }
+        Some(WidePairs { pairs: pairs.to_vec(), tables })
+    }
+
+    /// The leftmost start of a pair inside `span` of `hay` (both its bytes
+    /// in the span), and the pair's id (the first, when pairs repeat).
+    pub(crate) fn find(&self, hay: &[u8], span: Range<usize>) -> Option<(usize, usize)> {
+        let hay = &hay[..span.end.min(hay.len())];
+        let mut at = span.start;
+        #[cfg(target_arch = "x86_64")]
+        {
+            // SAFETY: construction checked AVX-512 BW and VBMI.
+            match unsafe { scan_vbmi(&self.tables, hay, at) } {
+                Ok(start) => return Some((start, self.id_at(hay, start)?)),
+                Err(rest) => at = rest,
+            }
+        }
+        (at..hay.len().saturating_sub(1)).find_map(|p| self.id_at(hay, p).map(|id| (p, id)))
+    }
+
+    /// The id of the pair starting at `p`, if any.
+    fn id_at(&self, hay: &[u8], p: usize) -> Option<usize> {
+        self.pairs.iter().position(|pair| hay[p] == pair[0] && hay[p + 1] == pair[1])
+    }
+}
+
+fn has_vbmi() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return std::arch::is_x86_feature_detected!("avx512bw")
+        && std::arch::is_x86_feature_detected!("avx512vbmi");
+    #[allow(unreachable_code)]
+    false
+}
+
+/// The leftmost start at or after `at` of a pair in `hay`, 64 starts a
+/// vector: Ok with the start, or Err with the first start not looked at
+/// (fewer than 65 bytes were left from it).
+///
+/// # Safety
+///
+/// The CPU must support AVX-512 BW and VBMI.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+unsafe fn scan_vbmi(t: &Tables, hay: &[u8], mut at: usize) -> Result<usize, usize> {
+    use std::arch::x86_64::*;
+    // SAFETY: each table is 128 bytes, read as two 64-byte halves.
+    let (f_lo, f_hi, s_lo, s_hi) = unsafe {
+        (
+            _mm512_loadu_si512(t.first.as_ptr() as *const _),
+            _mm512_loadu_si512(t.first.as_ptr().add(64) as *const _),
+            _mm512_loadu_si512(t.second.as_ptr() as *const _),
+            _mm512_loadu_si512(t.second.as_ptr().add(64) as *const _),
+        )
+    };
+    let p = hay.as_ptr();
+    // Starts at..at + 64 read bytes at..at + 65: inside `hay` while
+    // at + 65 <= hay.len().
+    while at + 65 <= hay.len() {
+        // SAFETY: both 64-byte loads end at or before at + 65 (above).
+        let (a, b) = unsafe {
+            (
+                _mm512_loadu_si512(p.add(at) as *const _),
+                _mm512_loadu_si512(p.add(at + 1) as *const _),
+            )
+        };
+        // The permute reads a byte's low 7 bits; bytes over 0x7f start and
+        // end no pair, so their lanes are zeroed.
+        let starts = _mm512_maskz_permutex2var_epi8(!_mm512_movepi8_mask(a), f_lo, a, f_hi);
+        let ends = _mm512_maskz_permutex2var_epi8(!_mm512_movepi8_mask(b), s_lo, b, s_hi);
+        let hits = _mm512_test_epi8_mask(starts, ends);
+        if hits != 0 {
+            return Ok(at + hits.trailing_zeros() as usize);
+        }
+        at += 64;
+    }
+    Err(at)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::WidePairs;
+    use proptest::prelude::*;
+
+    /// The leftmost pair in `hay[start..end]`, byte by byte.
+    fn naive(pairs: &[[u8; 2]], hay: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
+        (start..end.saturating_sub(1)).find_map(|p| {
+            pairs.iter().position(|q| hay[p] == q[0] && hay[p + 1] == q[1]).map(|id| (p, id))
+        })
+    }
+
+    #[test]
+    fn bytes_over_0x7f_never_stand_for_their_low_seven_bits() {
+        // 0xC1 & 0x7f is `A`: a table read by the low bits alone would
+        // flag `\xC1B` as `AB`.
+        let Some(wide) = WidePairs::new(&[*b"AB", *b"CD"]) else { return };
+        let hay = [b"x".repeat(70), vec![0xC1, b'B', 0xC3, 0xC4], b"AB".to_vec(), b"y".repeat(70)]
+            .concat();
+        assert_eq!(wide.find(&hay, 0..hay.len()), Some((74, 0)));
+        assert_eq!(wide.find(&hay, 0..75), None, "a pair must end inside the span");
+    }
+
+    #[test]
+    fn refuses_pairs_over_0x7f_and_more_than_eight() {
+        assert!(WidePairs::new(&[[0xC1, b'B']]).is_none());
+        assert!(WidePairs::new(&[*b"AB"; 9]).is_none());
+        assert!(WidePairs::new(&[]).is_none());
+    }
+
+    proptest! {
+        #[test]
+        fn finds_what_a_byte_by_byte_search_finds(
+            pairs in proptest::collection::vec(proptest::array::uniform2(b'A'..b'E'), 1..=8),
+            hay in proptest::collection::vec(prop_oneof![b'A'..b'F', Just(0xC1u8)], 0..300),
+            start in 0usize..300,
+            len in 0usize..300,
+        ) {
+            let Some(wide) = WidePairs::new(&pairs) else { return Ok(()) };
+            let end = (start + len).min(hay.len());
+            let start = start.min(end);
+            prop_assert_eq!(wide.find(&hay, start..end), naive(&pairs, &hay, start, end));
+        }
+    }
+}
