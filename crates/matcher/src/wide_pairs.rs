@@ -78,7 +78,7 @@ fn has_vbmi() -> bool {
 
 /// The leftmost start at or after `at` of a pair in `hay`, 64 starts a
 /// vector: Ok with the start, or Err with the first start not looked at
-/// (fewer than 65 bytes were left from it).
+/// (`hay` is shorter than 65 bytes, or every start was looked at).
 ///
 /// # Safety
 ///
@@ -99,23 +99,36 @@ unsafe fn scan_vbmi(t: &Tables, hay: &[u8], mut at: usize) -> Result<usize, usiz
     let p = hay.as_ptr();
     // Starts at..at + 64 read bytes at..at + 65: inside `hay` while
     // at + 65 <= hay.len().
+    let test = |at: usize| -> u64 {
+        // SAFETY: the callers below keep at + 65 <= hay.len(), so both
+        // 64-byte loads read inside `hay`; the caller of this fn guarantees
+        // AVX-512 BW and VBMI.
+        unsafe {
+            let a = _mm512_loadu_si512(p.add(at) as *const _);
+            let b = _mm512_loadu_si512(p.add(at + 1) as *const _);
+            // The permute reads a byte's low 7 bits; bytes over 0x7f start
+            // and end no pair, so their lanes are zeroed.
+            let starts = _mm512_maskz_permutex2var_epi8(!_mm512_movepi8_mask(a), f_lo, a, f_hi);
+            let ends = _mm512_maskz_permutex2var_epi8(!_mm512_movepi8_mask(b), s_lo, b, s_hi);
+            _mm512_test_epi8_mask(starts, ends)
+        }
+    };
     while at + 65 <= hay.len() {
-        // SAFETY: both 64-byte loads end at or before at + 65 (above).
-        let (a, b) = unsafe {
-            (
-                _mm512_loadu_si512(p.add(at) as *const _),
-                _mm512_loadu_si512(p.add(at + 1) as *const _),
-            )
-        };
-        // The permute reads a byte's low 7 bits; bytes over 0x7f start and
-        // end no pair, so their lanes are zeroed.
-        let starts = _mm512_maskz_permutex2var_epi8(!_mm512_movepi8_mask(a), f_lo, a, f_hi);
-        let ends = _mm512_maskz_permutex2var_epi8(!_mm512_movepi8_mask(b), s_lo, b, s_hi);
-        let hits = _mm512_test_epi8_mask(starts, ends);
+        let hits = test(at);
         if hits != 0 {
             return Ok(at + hits.trailing_zeros() as usize);
         }
         at += 64;
+    }
+    if at + 1 < hay.len() && hay.len() >= 65 {
+        // The last starts: the vector of the 64 that end the haystack, less
+        // those already tested.
+        let base = hay.len() - 65;
+        let hits = test(base) & (u64::MAX << (at - base));
+        return match hits {
+            0 => Err(hay.len()),
+            _ => Ok(base + hits.trailing_zeros() as usize),
+        };
     }
     Err(at)
 }
