@@ -2,12 +2,13 @@
 //! regex engine (see [`regex_engine_first`], decided by the builder), a
 //! case-blind pair filter, a shift table or Aho-Corasick.
 
+use aho_corasick::{AhoCorasick, Input, MatchKind};
+
 use crate::fold::{FoldByte, FoldFinder};
 use crate::fold_set::FoldSet;
 use crate::literal::LiteralFinder;
 use crate::shift::ShiftSet;
 use crate::{Error, ErrorKind, LineStream, Match, Matcher};
-use aho_corasick::{AhoCorasick, Input, MatchKind};
 
 /// Any of a set of fixed strings, leftmost-longest as `grep -F`.
 ///

@@ -6,8 +6,8 @@
 //! search. This finder is the packed-pair search of `memchr::memmem` made
 //! case-blind: two bytes of the needle, chosen as the least common, are
 //! compared at every position 64 (AVX-512 BW), 32 (AVX2) or 16 (SSE2) at a
-//! time, and a
-//! position where both agree is checked against the whole needle.
+//! time, and a position where both agree is checked against the whole
+//! needle.
 //!
 //! Folding is one OR: an ASCII letter's cases differ only in bit 0x20, and
 //! `x | 0x20 == c` holds for exactly the two cases of a lowercase letter `c`,

@@ -61,8 +61,8 @@ pub(crate) struct WindowSet {
 /// What finds the candidates.
 #[derive(Clone, Debug)]
 enum Probe {
-    /// The distinct pairs compared at every position, 64 at a time (ids:
-    /// their order), where the CPU has AVX-512 BW.
+    /// The distinct pairs found by table, 64 positions at a time (ids: their
+    /// order), where the CPU has AVX-512 VBMI (wide_pairs.rs).
     Wide(WidePairs),
     /// Teddy over the distinct pairs (ids: Teddy's pattern ids).
     Pairs(Searcher),
