@@ -257,15 +257,19 @@ impl FoldFinder {
             flooded.then_some(PairScan::Flooded(base))
         };
         let mut at = 0;
-        // Two vectors a step: one branch per 128 starts.
         while at + 128 <= ends {
-            let (a, b) = (test(at), test(at + 64));
+            // SAFETY: the caller of this fn guarantees AVX-512 BW; a step
+            // s <= ends - 128 reads at most s + 127 + max(i1, i2) <
+            // hay.len() (see `ends` above).
+            let (next, a, b) =
+                unsafe { pairs_avx512(p, at, ends - 128, [i1, i2], [v1, v2], [m1, m2]) };
+            at = next;
             if a | b != 0 {
                 if let Some(end) = check(at, a).or_else(|| check(at + 64, b)) {
                     return end;
                 }
+                at += 128;
             }
-            at += 128;
         }
         if at + 64 <= ends {
             if let Some(end) = check(at, test(at)) {
@@ -403,6 +407,49 @@ pub(crate) fn byte_commonness(b: u8) -> u8 {
         0x80..=0xff => 40,
         _ => 20,
     }
+}
+
+/// From `at` on, two vectors (128 starts) a step, the first step at or
+/// before `last` where a start has both chosen bytes: its offset and the
+/// bits of its two vectors (both 0 when no step up to `last` has one; the
+/// offset is then past `last`). A function of its own, called once per
+/// candidate step: in a loop that also calls the check, the compiler kept
+/// the four constant vectors on the stack and loaded them again every step.
+///
+/// # Safety
+///
+/// The CPU must support AVX-512 BW, and for every step `s` <= `last`, the
+/// 64-byte loads at `s + i` and `s + 64 + i` for `i` in `at_of` must be
+/// inside the allocation `p` points into.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+#[inline(never)]
+unsafe fn pairs_avx512(
+    p: *const u8,
+    mut at: usize,
+    last: usize,
+    at_of: [usize; 2],
+    value: [std::arch::x86_64::__m512i; 2],
+    mask: [std::arch::x86_64::__m512i; 2],
+) -> (usize, u64, u64) {
+    use std::arch::x86_64::*;
+    let test = |at: usize| -> u64 {
+        // SAFETY: at <= last, so both loads are inside (this fn's contract).
+        unsafe {
+            let c1 = _mm512_loadu_si512(p.add(at + at_of[0]) as *const _);
+            let c2 = _mm512_loadu_si512(p.add(at + at_of[1]) as *const _);
+            _mm512_cmpeq_epi8_mask(_mm512_or_si512(c1, mask[0]), value[0])
+                & _mm512_cmpeq_epi8_mask(_mm512_or_si512(c2, mask[1]), value[1])
+        }
+    };
+    while at <= last {
+        let (a, b) = (test(at), test(at + 64));
+        if a | b != 0 {
+            return (at, a, b);
+        }
+        at += 128;
+    }
+    (at, 0, 0)
 }
 
 #[cfg(test)]

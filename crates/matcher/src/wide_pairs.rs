@@ -106,14 +106,25 @@ unsafe fn scan_vbmi(t: &Tables, hay: &[u8], mut at: usize) -> Result<usize, usiz
         unsafe {
             let a = _mm512_loadu_si512(p.add(at) as *const _);
             let b = _mm512_loadu_si512(p.add(at + 1) as *const _);
-            // The permute reads a byte's low 7 bits; bytes over 0x7f start
-            // and end no pair, so their lanes are zeroed.
-            let starts = _mm512_maskz_permutex2var_epi8(!_mm512_movepi8_mask(a), f_lo, a, f_hi);
-            let ends = _mm512_maskz_permutex2var_epi8(!_mm512_movepi8_mask(b), s_lo, b, s_hi);
-            _mm512_test_epi8_mask(starts, ends)
+            // The permute reads a byte's low 7 bits; a position where
+            // either byte is over 0x7f starts no pair, so it is cleared
+            // afterwards (off the lookups' path: one mask for both bytes).
+            let starts = _mm512_permutex2var_epi8(f_lo, a, f_hi);
+            let ends = _mm512_permutex2var_epi8(s_lo, b, s_hi);
+            let high = _mm512_movepi8_mask(_mm512_or_si512(a, b));
+            _kandn_mask64(high, _mm512_test_epi8_mask(starts, ends))
         }
     };
-    while at + 65 <= hay.len() {
+    // Two vectors a step: one branch per 128 starts.
+    while at + 129 <= hay.len() {
+        let (lo, hi) = (test(at), test(at + 64));
+        if lo | hi != 0 {
+            let first = if lo != 0 { lo.trailing_zeros() } else { 64 + hi.trailing_zeros() };
+            return Ok(at + first as usize);
+        }
+        at += 128;
+    }
+    if at + 65 <= hay.len() {
         let hits = test(at);
         if hits != 0 {
             return Ok(at + hits.trailing_zeros() as usize);
