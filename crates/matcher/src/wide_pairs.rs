@@ -1,12 +1,13 @@
-//! One to eight pairs of adjacent ASCII bytes, found 64 positions at a time
-//! by table where the CPU has AVX-512 VBMI: windows.rs's probe for a few
-//! literals, each found by a pair of rare bytes inside it.
+//! One to eight pairs of ASCII bytes a fixed distance apart (the gap: 1 for
+//! adjacent bytes), found 64 positions at a time by table where the CPU has
+//! AVX-512 VBMI: windows.rs's probe for a few literals, each found by a pair
+//! of rare bytes inside it.
 //!
-//! Teddy (aho-corasick's packed search) finds such pairs 32 positions at a
-//! time through nibble tables, and each find is a call through its API.
+//! Teddy (aho-corasick's packed search) finds adjacent pairs 32 positions at
+//! a time through nibble tables, and each find is a call through its API.
 //! Here each byte of a 64-byte vector looks up, in a 128-entry table, the
-//! pairs it starts (a bit each), the next byte the pairs it ends, and a
-//! position is flagged where the two sets meet: exact, so a flagged
+//! pairs it starts (a bit each), the byte a gap further the pairs it ends,
+//! and a position is flagged where the two sets meet: exact, so a flagged
 //! position holds a pair.
 
 use std::ops::Range;
@@ -15,6 +16,8 @@ use std::ops::Range;
 #[derive(Clone, Debug)]
 pub(crate) struct WidePairs {
     pairs: Vec<[u8; 2]>,
+    /// How far the second byte of each pair is from its first.
+    gap: usize,
     tables: Box<Tables>,
 }
 
@@ -30,12 +33,17 @@ impl WidePairs {
     /// Most pairs: a bit each in a byte.
     pub(crate) const MAX: usize = 8;
 
-    /// None unless there are 1 to [`WidePairs::MAX`] pairs, all ASCII, and
-    /// the CPU has AVX-512 BW and VBMI.
-    pub(crate) fn new(pairs: &[[u8; 2]]) -> Option<WidePairs> {
-        let fits =
-            (1..=Self::MAX).contains(&pairs.len()) && pairs.iter().flatten().all(u8::is_ascii);
-        if !fits || !has_vbmi() {
+    /// The widest gap.
+    pub(crate) const MAX_GAP: usize = 8;
+
+    /// None unless there are 1 to [`WidePairs::MAX`] pairs, all ASCII, the
+    /// gap is 1 to [`WidePairs::MAX_GAP`], and the CPU has AVX-512 BW and
+    /// VBMI ([`WidePairs::available`]).
+    pub(crate) fn new(pairs: &[[u8; 2]], gap: usize) -> Option<WidePairs> {
+        let fits = (1..=Self::MAX).contains(&pairs.len())
+            && (1..=Self::MAX_GAP).contains(&gap)
+            && pairs.iter().flatten().all(u8::is_ascii);
+        if !fits || !Self::available() {
             return None;
         }
         let mut tables = Box::new(Tables { first: [0; 128], second: [0; 128] });
@@ -43,7 +51,21 @@ impl WidePairs {
             tables.first[usize::from(pair[0])] |= 1 << k;
             tables.second[usize::from(pair[1])] |= 1 << k;
         }
-        Some(WidePairs { pairs: pairs.to_vec(), tables })
+        Some(WidePairs { pairs: pairs.to_vec(), gap, tables })
+    }
+
+    /// Whether the CPU runs this search (AVX-512 BW and VBMI).
+    pub(crate) fn available() -> bool {
+        #[cfg(target_arch = "x86_64")]
+        return std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("avx512vbmi");
+        #[allow(unreachable_code)]
+        false
+    }
+
+    /// The bytes a pair spans: its gap and one.
+    pub(crate) fn width(&self) -> usize {
+        self.gap + 1
     }
 
     /// The leftmost start of a pair inside `span` of `hay` (both its bytes
@@ -54,38 +76,31 @@ impl WidePairs {
         #[cfg(target_arch = "x86_64")]
         {
             // SAFETY: construction checked AVX-512 BW and VBMI.
-            match unsafe { scan_vbmi(&self.tables, hay, at) } {
+            match unsafe { scan_vbmi(&self.tables, hay, at, self.gap) } {
                 Ok(start) => return Some((start, self.id_at(hay, start)?)),
                 Err(rest) => at = rest,
             }
         }
-        (at..hay.len().saturating_sub(1)).find_map(|p| self.id_at(hay, p).map(|id| (p, id)))
+        (at..hay.len().saturating_sub(self.gap)).find_map(|p| self.id_at(hay, p).map(|id| (p, id)))
     }
 
     /// The id of the pair starting at `p`, if any.
     fn id_at(&self, hay: &[u8], p: usize) -> Option<usize> {
-        self.pairs.iter().position(|pair| hay[p] == pair[0] && hay[p + 1] == pair[1])
+        self.pairs.iter().position(|pair| hay[p] == pair[0] && hay[p + self.gap] == pair[1])
     }
 }
 
-fn has_vbmi() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    return std::arch::is_x86_feature_detected!("avx512bw")
-        && std::arch::is_x86_feature_detected!("avx512vbmi");
-    #[allow(unreachable_code)]
-    false
-}
-
-/// The leftmost start at or after `at` of a pair in `hay`, 64 starts a
-/// vector: Ok with the start, or Err with the first start not looked at
-/// (`hay` is shorter than 65 bytes, or every start was looked at).
+/// The leftmost start at or after `at` of a pair whose bytes are `gap`
+/// apart in `hay`, 64 starts a vector: Ok with the start, or Err with the
+/// first start not looked at (`hay` is shorter than 64 + `gap` bytes, or
+/// every start was looked at).
 ///
 /// # Safety
 ///
 /// The CPU must support AVX-512 BW and VBMI.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-unsafe fn scan_vbmi(t: &Tables, hay: &[u8], mut at: usize) -> Result<usize, usize> {
+unsafe fn scan_vbmi(t: &Tables, hay: &[u8], mut at: usize, gap: usize) -> Result<usize, usize> {
     use std::arch::x86_64::*;
     // SAFETY: each table is 128 bytes, read as two 64-byte halves.
     let (f_lo, f_hi, s_lo, s_hi) = unsafe {
@@ -97,15 +112,15 @@ unsafe fn scan_vbmi(t: &Tables, hay: &[u8], mut at: usize) -> Result<usize, usiz
         )
     };
     let p = hay.as_ptr();
-    // Starts at..at + 64 read bytes at..at + 65: inside `hay` while
-    // at + 65 <= hay.len().
+    // Starts at..at + 64 read bytes at..at + 64 + gap: inside `hay` while
+    // at + 64 + gap <= hay.len().
     let test = |at: usize| -> u64 {
-        // SAFETY: the callers below keep at + 65 <= hay.len(), so both
+        // SAFETY: the callers below keep at + 64 + gap <= hay.len(), so both
         // 64-byte loads read inside `hay`; the caller of this fn guarantees
         // AVX-512 BW and VBMI.
         unsafe {
             let a = _mm512_loadu_si512(p.add(at) as *const _);
-            let b = _mm512_loadu_si512(p.add(at + 1) as *const _);
+            let b = _mm512_loadu_si512(p.add(at + gap) as *const _);
             // The permute reads a byte's low 7 bits; a position where
             // either byte is over 0x7f starts no pair, so it is cleared
             // afterwards (off the lookups' path: one mask for both bytes).
@@ -116,7 +131,7 @@ unsafe fn scan_vbmi(t: &Tables, hay: &[u8], mut at: usize) -> Result<usize, usiz
         }
     };
     // Two vectors a step: one branch per 128 starts.
-    while at + 129 <= hay.len() {
+    while at + 128 + gap <= hay.len() {
         let (lo, hi) = (test(at), test(at + 64));
         if lo | hi != 0 {
             let first = if lo != 0 { lo.trailing_zeros() } else { 64 + hi.trailing_zeros() };
@@ -124,17 +139,17 @@ unsafe fn scan_vbmi(t: &Tables, hay: &[u8], mut at: usize) -> Result<usize, usiz
         }
         at += 128;
     }
-    if at + 65 <= hay.len() {
+    if at + 64 + gap <= hay.len() {
         let hits = test(at);
         if hits != 0 {
             return Ok(at + hits.trailing_zeros() as usize);
         }
         at += 64;
     }
-    if at + 1 < hay.len() && hay.len() >= 65 {
+    if at + gap < hay.len() && hay.len() >= 64 + gap {
         // The last starts: the vector of the 64 that end the haystack, less
         // those already tested.
-        let base = hay.len() - 65;
+        let base = hay.len() - 64 - gap;
         let hits = test(base) & (u64::MAX << (at - base));
         return match hits {
             0 => Err(hay.len()),
@@ -149,10 +164,17 @@ mod tests {
     use super::WidePairs;
     use proptest::prelude::*;
 
-    /// The leftmost pair in `hay[start..end]`, byte by byte.
-    fn naive(pairs: &[[u8; 2]], hay: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
-        (start..end.saturating_sub(1)).find_map(|p| {
-            pairs.iter().position(|q| hay[p] == q[0] && hay[p + 1] == q[1]).map(|id| (p, id))
+    /// The leftmost pair (bytes `gap` apart) in `hay[start..end]`, byte by
+    /// byte.
+    fn naive(
+        pairs: &[[u8; 2]],
+        gap: usize,
+        hay: &[u8],
+        start: usize,
+        end: usize,
+    ) -> Option<(usize, usize)> {
+        (start..end.saturating_sub(gap)).find_map(|p| {
+            pairs.iter().position(|q| hay[p] == q[0] && hay[p + gap] == q[1]).map(|id| (p, id))
         })
     }
 
@@ -160,7 +182,7 @@ mod tests {
     fn bytes_over_0x7f_never_stand_for_their_low_seven_bits() {
         // 0xC1 & 0x7f is `A`: a table read by the low bits alone would
         // flag `\xC1B` as `AB`.
-        let Some(wide) = WidePairs::new(&[*b"AB", *b"CD"]) else { return };
+        let Some(wide) = WidePairs::new(&[*b"AB", *b"CD"], 1) else { return };
         let hay = [b"x".repeat(70), vec![0xC1, b'B', 0xC3, 0xC4], b"AB".to_vec(), b"y".repeat(70)]
             .concat();
         assert_eq!(wide.find(&hay, 0..hay.len()), Some((74, 0)));
@@ -168,24 +190,41 @@ mod tests {
     }
 
     #[test]
-    fn refuses_pairs_over_0x7f_and_more_than_eight() {
-        assert!(WidePairs::new(&[[0xC1, b'B']]).is_none());
-        assert!(WidePairs::new(&[*b"AB"; 9]).is_none());
-        assert!(WidePairs::new(&[]).is_none());
+    fn a_gapped_pair_must_end_inside_the_span() {
+        let Some(wide) = WidePairs::new(&[*b"AB"], 4) else { return };
+        assert_eq!(wide.width(), 5);
+        // `A...B` at 150, and `AB` side by side (not a pair at gap 4).
+        let mut hay = b"x".repeat(300);
+        hay[100..102].copy_from_slice(b"AB");
+        hay[150..155].copy_from_slice(b"A...B");
+        assert_eq!(wide.find(&hay, 0..hay.len()), Some((150, 0)));
+        assert_eq!(wide.find(&hay, 0..154), None);
+        assert_eq!(wide.find(&hay, 0..155), Some((150, 0)));
+        assert_eq!(wide.find(&hay, 151..hay.len()), None);
+    }
+
+    #[test]
+    fn refuses_pairs_over_0x7f_more_than_eight_and_gaps_out_of_range() {
+        assert!(WidePairs::new(&[[0xC1, b'B']], 1).is_none());
+        assert!(WidePairs::new(&[*b"AB"; 9], 1).is_none());
+        assert!(WidePairs::new(&[], 1).is_none());
+        assert!(WidePairs::new(&[*b"AB"], 0).is_none());
+        assert!(WidePairs::new(&[*b"AB"], WidePairs::MAX_GAP + 1).is_none());
     }
 
     proptest! {
         #[test]
         fn finds_what_a_byte_by_byte_search_finds(
             pairs in proptest::collection::vec(proptest::array::uniform2(b'A'..b'E'), 1..=8),
+            gap in 1..=WidePairs::MAX_GAP,
             hay in proptest::collection::vec(prop_oneof![b'A'..b'F', Just(0xC1u8)], 0..300),
             start in 0usize..300,
             len in 0usize..300,
         ) {
-            let Some(wide) = WidePairs::new(&pairs) else { return Ok(()) };
+            let Some(wide) = WidePairs::new(&pairs, gap) else { return Ok(()) };
             let end = (start + len).min(hay.len());
             let start = start.min(end);
-            prop_assert_eq!(wide.find(&hay, start..end), naive(&pairs, &hay, start, end));
+            prop_assert_eq!(wide.find(&hay, start..end), naive(&pairs, gap, &hay, start, end));
         }
     }
 }
