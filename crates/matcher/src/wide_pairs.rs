@@ -19,6 +19,21 @@ pub(crate) struct WidePairs {
     /// How far the second byte of each pair is from its first.
     gap: usize,
     tables: Box<Tables>,
+    lookup: Lookup,
+}
+
+/// How a byte finds its entry in the tables.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+enum Lookup {
+    /// By its 7 low bits, from both halves (`vpermt2b`, two cycles a vector
+    /// on this CPU's one shuffle port): exact.
+    Full,
+    /// Every pair byte is in 0x40..=0x5f (capitals, `@[\]^_`): by its 6
+    /// low bits, from the upper half (`vpermb`, one cycle). A control byte
+    /// (0x00-0x1f) then reads the entry of the byte 0x40 above it (`\n`
+    /// that of `J`), so a flagged position is checked; both bytes of a
+    /// pair must be met so, which the controls of text rarely do.
+    Upper,
 }
 
 /// For each ASCII byte, the pairs it starts and those it ends (bit k: the
@@ -51,7 +66,11 @@ impl WidePairs {
             tables.first[usize::from(pair[0])] |= 1 << k;
             tables.second[usize::from(pair[1])] |= 1 << k;
         }
-        Some(WidePairs { pairs: pairs.to_vec(), gap, tables })
+        let lookup = match pairs.iter().flatten().all(|b| (0x40..=0x5f).contains(b)) {
+            true => Lookup::Upper,
+            false => Lookup::Full,
+        };
+        Some(WidePairs { pairs: pairs.to_vec(), gap, tables, lookup })
     }
 
     /// Whether the CPU runs this search (AVX-512 BW and VBMI).
@@ -74,11 +93,24 @@ impl WidePairs {
         let hay = &hay[..span.end.min(hay.len())];
         let mut at = span.start;
         #[cfg(target_arch = "x86_64")]
-        {
+        loop {
             // SAFETY: construction checked AVX-512 BW and VBMI.
-            match unsafe { scan_vbmi(&self.tables, hay, at, self.gap) } {
-                Ok(start) => return Some((start, self.id_at(hay, start)?)),
-                Err(rest) => at = rest,
+            let scan = unsafe {
+                match self.lookup {
+                    Lookup::Full => scan_vbmi::<false>(&self.tables, hay, at, self.gap),
+                    Lookup::Upper => scan_vbmi::<true>(&self.tables, hay, at, self.gap),
+                }
+            };
+            match scan {
+                Ok(start) => match self.id_at(hay, start) {
+                    Some(id) => return Some((start, id)),
+                    // Control bytes read as a pair (Lookup::Upper).
+                    None => at = start + 1,
+                },
+                Err(rest) => {
+                    at = rest;
+                    break;
+                }
             }
         }
         (at..hay.len().saturating_sub(self.gap)).find_map(|p| self.id_at(hay, p).map(|id| (p, id)))
@@ -93,14 +125,20 @@ impl WidePairs {
 /// The leftmost start at or after `at` of a pair whose bytes are `gap`
 /// apart in `hay`, 64 starts a vector: Ok with the start, or Err with the
 /// first start not looked at (`hay` is shorter than 64 + `gap` bytes, or
-/// every start was looked at).
+/// every start was looked at). With `UPPER` (see [`Lookup::Upper`]) the
+/// start may hold control bytes instead of a pair.
 ///
 /// # Safety
 ///
 /// The CPU must support AVX-512 BW and VBMI.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-unsafe fn scan_vbmi(t: &Tables, hay: &[u8], mut at: usize, gap: usize) -> Result<usize, usize> {
+unsafe fn scan_vbmi<const UPPER: bool>(
+    t: &Tables,
+    hay: &[u8],
+    mut at: usize,
+    gap: usize,
+) -> Result<usize, usize> {
     use std::arch::x86_64::*;
     // SAFETY: each table is 128 bytes, read as two 64-byte halves.
     let (f_lo, f_hi, s_lo, s_hi) = unsafe {
@@ -121,11 +159,17 @@ unsafe fn scan_vbmi(t: &Tables, hay: &[u8], mut at: usize, gap: usize) -> Result
         unsafe {
             let a = _mm512_loadu_si512(p.add(at) as *const _);
             let b = _mm512_loadu_si512(p.add(at + gap) as *const _);
-            // The permute reads a byte's low 7 bits; a position where
-            // either byte is over 0x7f starts no pair, so it is cleared
-            // afterwards (off the lookups' path: one mask for both bytes).
-            let starts = _mm512_permutex2var_epi8(f_lo, a, f_hi);
-            let ends = _mm512_permutex2var_epi8(s_lo, b, s_hi);
+            // The permute reads a byte's low 7 bits (6 with UPPER); a
+            // position where either byte is over 0x7f starts no pair, so it
+            // is cleared afterwards (off the lookups' path: one mask for
+            // both bytes).
+            let (starts, ends) = match UPPER {
+                true => (_mm512_permutexvar_epi8(a, f_hi), _mm512_permutexvar_epi8(b, s_hi)),
+                false => (
+                    _mm512_permutex2var_epi8(f_lo, a, f_hi),
+                    _mm512_permutex2var_epi8(s_lo, b, s_hi),
+                ),
+            };
             let high = _mm512_movepi8_mask(_mm512_or_si512(a, b));
             _kandn_mask64(high, _mm512_test_epi8_mask(starts, ends))
         }
@@ -204,6 +248,18 @@ mod tests {
     }
 
     #[test]
+    fn control_bytes_are_not_taken_for_the_capitals_they_alias() {
+        // `\n` (0x0a) has the 6 low bits of `J`, 0x11 those of `Q`.
+        let Some(wide) = WidePairs::new(&[*b"JQ"], 2) else { return };
+        assert_eq!(wide.lookup, super::Lookup::Upper);
+        let mut hay = b"\n.\x11 ".repeat(100);
+        hay.extend_from_slice(b"J.\x11 \n.Q J.Q");
+        let want = hay.len() - 3;
+        assert_eq!(wide.find(&hay, 0..hay.len()), Some((want, 0)));
+        assert_eq!(WidePairs::new(&[*b"J3"], 2).map(|w| w.lookup), Some(super::Lookup::Full));
+    }
+
+    #[test]
     fn refuses_pairs_over_0x7f_more_than_eight_and_gaps_out_of_range() {
         assert!(WidePairs::new(&[[0xC1, b'B']], 1).is_none());
         assert!(WidePairs::new(&[*b"AB"; 9], 1).is_none());
@@ -215,9 +271,13 @@ mod tests {
     proptest! {
         #[test]
         fn finds_what_a_byte_by_byte_search_finds(
-            pairs in proptest::collection::vec(proptest::array::uniform2(b'A'..b'E'), 1..=8),
+            // Capitals only (Lookup::Upper), or with `3` (Lookup::Full);
+            // the haystack holds the control bytes that alias A-E.
+            pairs in proptest::collection::vec(
+                proptest::array::uniform2(prop::sample::select(b"ABCD3".to_vec())), 1..=8),
             gap in 1..=WidePairs::MAX_GAP,
-            hay in proptest::collection::vec(prop_oneof![b'A'..b'F', Just(0xC1u8)], 0..300),
+            hay in proptest::collection::vec(
+                prop_oneof![b'A'..b'F', Just(0xC1u8), 0x01u8..0x05, Just(b'3')], 0..300),
             start in 0usize..300,
             len in 0usize..300,
         ) {
