@@ -10,6 +10,7 @@ use std::sync::Arc;
 use crate::dirent;
 use crate::fds::{self, DirFd};
 use crate::ignore_files::{IgnoreStack, Unusable};
+use crate::name::Name;
 use crate::{
     fstat, fstatat, reads_to_the_end, Descent, Entry, FileType, Opening, Root, Visitor,
     WalkBuilder, WalkError, WalkErrorKind, WalkState,
@@ -181,7 +182,7 @@ pub(crate) struct DirReader<'w> {
 
 /// A child of a directory, as read.
 pub(crate) struct Child {
-    pub(crate) name: CString,
+    pub(crate) name: Name,
     pub(crate) file_type: FileType,
     /// Boxed: it is rarely read during a walk, and children are moved
     /// around (sorted, batched) in large numbers.
@@ -386,7 +387,7 @@ impl<'w> DirReader<'w> {
                                     let looped = e.raw_os_error() == Some(libc::ELOOP);
                                     if file_type.is_symlink() && !looped {
                                         out.push(Child {
-                                            name: name.to_owned(),
+                                            name: Name::from(name),
                                             file_type,
                                             stat: Some(Box::new(st)),
                                             followed: false,
@@ -409,7 +410,7 @@ impl<'w> DirReader<'w> {
                     }
                 }
                 out.push(Child {
-                    name: name.to_owned(),
+                    name: Name::from(name),
                     file_type,
                     stat,
                     followed,
@@ -501,7 +502,7 @@ impl<'w> DirReader<'w> {
         let known = root.listed.as_deref().map_or(&[][..], |l| &l.children[..]);
         for (name, file_type, descent) in known {
             let mut child = Child {
-                name: name.clone(),
+                name: Name::from(name.as_c_str()),
                 file_type: *file_type,
                 stat: None,
                 followed: false,
@@ -573,7 +574,7 @@ impl<'w> DirReader<'w> {
             {
                 let task = DirTask {
                     parent: Some(dir.clone()),
-                    name: child.name.clone(),
+                    name: CString::from(&*child.name),
                     path: self.path.clone(),
                     depth: dir.depth + 1,
                     followed: child.followed,

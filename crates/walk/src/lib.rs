@@ -40,6 +40,7 @@ mod dir;
 mod dirent;
 mod fds;
 mod ignore_files;
+mod name;
 mod noatime;
 mod ordered;
 mod parallel;

@@ -257,7 +257,7 @@ impl<'w> Worker<'w> {
             done.state = WalkState::Quit;
             return;
         }
-        children.sort_unstable_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
+        children.sort_unstable_by(|a, b| a.name.to_bytes().cmp(b.name.to_bytes()));
         let mut work = Vec::new();
         let threads = self.shared.threads.load(AtomicOrdering::Relaxed).max(1);
         let mut rest = children.drain(..).peekable();
