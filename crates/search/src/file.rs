@@ -302,7 +302,8 @@ impl Searcher {
         sink: &mut S,
         len: usize,
     ) -> Result<SearchSummary, SearchError> {
-        self.search_owned(matcher, reader, sink, Part::WHOLE, len)
+        let file = reader.file;
+        self.search_owned(matcher, reader, sink, Part::WHOLE, len, Some(file))
     }
 }
 

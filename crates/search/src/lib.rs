@@ -40,6 +40,7 @@
 //! ```
 #![deny(missing_docs)]
 
+use std::fs::File;
 use std::io::{self, Read};
 
 use trawl_matcher::Matcher;
@@ -106,11 +107,12 @@ impl Searcher {
         sink: &mut S,
         part: Part,
     ) -> Result<SearchSummary, SearchError> {
-        self.search_owned(matcher, reader, sink, part, 0)
+        self.search_owned(matcher, reader, sink, part, 0, None)
     }
 
     /// Searches with the searcher's own buffer, whose first `prefilled`
-    /// bytes were already read from `reader`.
+    /// bytes were already read from `reader`; `reread`: the file `reader`
+    /// reads from its start, when it may be read again.
     fn search_owned<M: Matcher, R: Read, S: Sink>(
         &mut self,
         matcher: &M,
@@ -118,6 +120,7 @@ impl Searcher {
         sink: &mut S,
         part: Part,
         prefilled: usize,
+        reread: Option<&File>,
     ) -> Result<SearchSummary, SearchError> {
         if self.config.max_count == Some(0) {
             return Ok(SearchSummary::default());
@@ -126,7 +129,8 @@ impl Searcher {
         let read_size = self.config.read_size();
         crate::scan::grow_zeroed(&mut buf, read_size);
         let buf_ref = Buf::Owned(&mut buf);
-        let mut scan = Scan::new(&self.config, matcher, sink, reader, buf_ref, part, prefilled);
+        let mut scan =
+            Scan::new(&self.config, matcher, sink, reader, buf_ref, part, prefilled, reread);
         let result = scan.run();
         if buf.len() > SHRINK_ABOVE {
             buf = Vec::new();
@@ -152,7 +156,7 @@ impl Searcher {
             return Ok(Some(SearchSummary::default()));
         }
         let buf = Buf::Mapped { data, off: 0 };
-        let mut scan = Scan::new(&self.config, matcher, sink, io::empty(), buf, part, 0);
+        let mut scan = Scan::new(&self.config, matcher, sink, io::empty(), buf, part, 0, None);
         let summary = scan.run()?;
         Ok((!scan.needs_copy()).then_some(summary))
     }

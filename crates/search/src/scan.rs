@@ -4,6 +4,7 @@
 //! buffer, binary detection, line numbers, context, and streaming a line
 //! too long to hold.
 
+use std::fs::File;
 use std::io::Read;
 
 use memchr::{memchr, memrchr};
@@ -14,6 +15,7 @@ use crate::{LineInfo, Part, SearchError, SearchSummary, SearcherConfig, Sink, LO
 mod binary;
 mod buffer;
 mod context;
+mod lazy;
 mod lines;
 mod long_line;
 
@@ -21,6 +23,7 @@ use binary::Binary;
 use buffer::Window;
 pub(crate) use buffer::{grow_zeroed, Buf};
 use context::Printed;
+use lazy::Lazy;
 use lines::LineCounter;
 pub use lines::{count_newlines, count_terminators};
 use long_line::Streamed;
@@ -40,6 +43,8 @@ pub(crate) struct Scan<'a, M, S, R> {
     lines: LineCounter,
     /// Where the file turned binary.
     binary: Binary,
+    /// Checks put off for a file without a match yet.
+    lazy: Option<Lazy<'a>>,
     selected: u64,
     /// `-m` reached: only trailing context is still wanted.
     done: bool,
@@ -69,7 +74,9 @@ enum LinesNeed {
 
 impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
     /// A search of `reader` (or of the mapping in `buf`) whose first
-    /// `prefilled` bytes are already in `buf`.
+    /// `prefilled` bytes are already in `buf`; `reread` is the file the
+    /// reader reads from its start, when it may be read again.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         config: &'a SearcherConfig,
         matcher: &'a M,
@@ -78,7 +85,9 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
         buf: Buf<'a>,
         part: Part,
         prefilled: usize,
+        reread: Option<&'a File>,
     ) -> Self {
+        let lazy = Lazy::new(reread, config, matcher, &part, &buf);
         Scan {
             config,
             matcher,
@@ -92,6 +101,7 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
             },
             lines: LineCounter::new(&part, config.terminator.byte()),
             binary: Binary::new(&part),
+            lazy,
             selected: 0,
             done: false,
             stopped_at: None,
@@ -103,6 +113,7 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
     /// Searches to the end (or the part's), and sums up.
     pub(crate) fn run(&mut self) -> Result<SearchSummary, SearchError> {
         let summary = self.search()?;
+        let summary = self.finish_lazy(summary)?;
         Ok(self.finish_part(summary))
     }
 
@@ -172,7 +183,11 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
                     LinesNeed::Search => false,
                     LinesNeed::Stop => return Ok(self.summary()),
                 },
-                None => false,
+                None => match self.lazy_lines(lines_end)? {
+                    LinesNeed::Quiet => true,
+                    LinesNeed::Search => false,
+                    LinesNeed::Stop => return Ok(self.summary()),
+                },
             };
             let end = match lines_end {
                 Some(end) => end,

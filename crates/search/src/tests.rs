@@ -574,6 +574,51 @@ mod properties {
             prop_assert_eq!(outcome.how, how);
         }
 
+        /// A file read in windows whose NUL check and line count are put
+        /// off until a window holds a match (scan/lazy.rs), then caught up
+        /// from the file: the same lines, numbers, binary notices and -I
+        /// skips as one slice searched with every check done in turn.
+        #[test]
+        fn checks_put_off_never_change_the_output(
+            data in prop::collection::vec(
+                prop::sample::select(b"xxxxxxxxab \n\n\0".to_vec()), 0..600),
+            pattern in prop::sample::select(vec!["a", "ab", "b+", "a b", "(a|b)b", "xa"]),
+            binary in prop::sample::select(vec![BinaryMode::Detect, BinaryMode::SkipFile]),
+            numbers in any::<bool>(),
+            max_count in prop::option::of(1u64..4),
+            read_size in 1usize..40,
+            size_known in any::<bool>(),
+        ) {
+            let m = MatcherBuilder::new().build(&[pattern.as_bytes().to_vec()]).unwrap();
+            let config = SearcherConfig {
+                binary,
+                line_numbers: numbers,
+                max_count,
+                read_size,
+                ..Default::default()
+            };
+            let mut f = tempfile::tempfile().unwrap();
+            std::io::Write::write_all(&mut f, &data).unwrap();
+            std::io::Seek::rewind(&mut f).unwrap();
+            let hints = FileHints {
+                size: size_known.then_some(data.len() as u64),
+                mapping: MapParts::Never,
+                short_read: ShortRead::IsEnd,
+            };
+            let mut got = Record::default();
+            let outcome = Searcher::new(config.clone()).search_file(&m, &f, hints, &mut got).unwrap();
+            let mut want = Record::default();
+            let want_sum = Searcher::new(config).search_slice(&m, &data, &mut want).unwrap();
+            prop_assert_eq!(
+                String::from_utf8_lossy(&got.0).into_owned(),
+                String::from_utf8_lossy(&want.0).into_owned()
+            );
+            prop_assert_eq!(outcome.summary.selected, want_sum.selected);
+            if want_sum.selected > 0 {
+                prop_assert_eq!(outcome.summary.binary_offset, want_sum.binary_offset);
+            }
+        }
+
         /// Counting (`-c`, lines not recorded) across parts, with -m, -v and
         /// a NUL in the first read.
         #[test]
@@ -646,6 +691,40 @@ fn a_file_truncated_during_a_parallel_search_ends_the_search_cleanly() {
         assert!(sink.1 >= (1 << 20) / 26 && sink.1 <= size / 26, "{} lines", sink.1);
         if mmap {
             assert!(crate::mapped::faults() > faults, "no page past the end was touched");
+        }
+    }
+}
+
+/// Windows without a match are dropped with their NUL check and line count
+/// put off; the first match reads them again (in several pieces here: 1.2 MB
+/// before it) for its line number, or for the NUL that makes the file binary.
+#[test]
+fn a_match_after_many_quiet_windows_gets_the_number_and_binary_state_of_a_full_search() {
+    let m = MatcherBuilder::new().build(&[b"needle".to_vec()]).unwrap();
+    let mut plain = b"x\n".repeat(600_000);
+    plain.extend_from_slice(b"a needle\nx\n");
+    let mut with_nul = plain.clone();
+    with_nul[800_001] = 0;
+    for (data, binary, want) in [
+        (&plain, BinaryMode::Detect, "600001:1200000:a needle\n"),
+        (&with_nul, BinaryMode::Detect, "binary 1200000\n"),
+        (&with_nul, BinaryMode::SkipFile, ""),
+    ] {
+        let config =
+            SearcherConfig { binary, line_numbers: true, read_size: 4096, ..Default::default() };
+        let mut f = tempfile::tempfile().unwrap();
+        std::io::Write::write_all(&mut f, data).unwrap();
+        std::io::Seek::rewind(&mut f).unwrap();
+        let hints =
+            FileHints { size: None, mapping: MapParts::Never, short_read: ShortRead::IsEnd };
+        let mut got = Record::default();
+        let sum = Searcher::new(config.clone()).search_file(&m, &f, hints, &mut got).unwrap();
+        assert_eq!(String::from_utf8_lossy(&got.0), want, "{binary:?}");
+        let mut slice = Record::default();
+        Searcher::new(config).search_slice(&m, data, &mut slice).unwrap();
+        assert_eq!(got.0, slice.0, "{binary:?}");
+        if binary == BinaryMode::Detect && data == &with_nul {
+            assert_eq!(sum.summary.binary_offset, Some(800_001));
         }
     }
 }

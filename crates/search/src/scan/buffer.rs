@@ -176,6 +176,9 @@ impl<M: Matcher, S: Sink, R: Read> Scan<'_, M, S, R> {
             self.binary.pending = Some(start);
             return Ok(true);
         }
+        if self.put_off_binary_check(start) {
+            return Ok(true);
+        }
         Ok(self.detect_binary(start))
     }
 
@@ -189,7 +192,7 @@ impl<M: Matcher, S: Sink, R: Read> Scan<'_, M, S, R> {
                 .map_or(self.printed.end, |i| self.printed.end + i + 1);
             n -= 1;
         }
-        if self.config.line_numbers {
+        if self.config.line_numbers && !self.put_off_line_count() {
             self.count_lines_to(keep);
         }
         if self.printed.end < keep {
