@@ -274,18 +274,7 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
                 && self.win.base + end as u64 <= self.part.end
         });
         let skip = match quiet_lines {
-            Some(end) if end <= self.pos => true,
-            Some(end) => {
-                let found = self
-                    .matcher
-                    .find_at(&self.win.buf[..end], self.pos)
-                    .map_err(SearchError::Match)?;
-                // As `search_matches` reads a match: one at `end` after a
-                // line terminator starts a line not in these.
-                found.is_none_or(|m| {
-                    m.start > end || (m.start == end && self.win.buf[end - 1] == self.term())
-                })
-            }
+            Some(end) => self.no_match_before(end)?,
             None => false,
         };
         Ok(match (self.detect_binary(from), skip) {
@@ -293,6 +282,20 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
             (true, true) => LinesNeed::Quiet,
             (true, false) => LinesNeed::Search,
         })
+    }
+
+    /// Whether the whole lines from `pos` to `end` hold no match.
+    fn no_match_before(&self, end: usize) -> Result<bool, SearchError> {
+        if end <= self.pos {
+            return Ok(true);
+        }
+        let found =
+            self.matcher.find_at(&self.win.buf[..end], self.pos).map_err(SearchError::Match)?;
+        // As `search_matches` reads a match: one at `end` after a line
+        // terminator starts a line not in these.
+        Ok(found.is_none_or(|m| {
+            m.start > end || (m.start == end && self.win.buf[end - 1] == self.term())
+        }))
     }
 
     /// The byte that ends a line.

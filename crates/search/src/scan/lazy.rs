@@ -104,17 +104,7 @@ impl<M: Matcher, S: Sink, R: io::Read> Scan<'_, M, S, R> {
             return Ok(LinesNeed::Search);
         }
         if let Some(end) = lines_end.filter(|_| !self.done) {
-            if end <= self.pos {
-                return Ok(LinesNeed::Quiet);
-            }
-            let found =
-                self.matcher.find_at(&self.win.buf[..end], self.pos).map_err(SearchError::Match)?;
-            // As `search_matches` reads a match: one at `end` after a line
-            // terminator starts a line not in these.
-            let quiet = found.is_none_or(|m| {
-                m.start > end || (m.start == end && self.win.buf[end - 1] == self.term())
-            });
-            if quiet {
+            if self.no_match_before(end)? {
                 return Ok(LinesNeed::Quiet);
             }
         }
