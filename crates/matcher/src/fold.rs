@@ -230,6 +230,7 @@ impl FoldFinder {
         let set = |b: u8| _mm512_set1_epi8(b as i8);
         let (f1, f2) = (self.needle[self.i1], self.needle[self.i2]);
         let (v1, m1, v2, m2) = (set(f1.value), set(f1.mask), set(f2.value), set(f2.mask));
+        let folded = f1.mask | f2.mask != 0;
         let (i1, i2) = (self.i1, self.i2);
         let p = hay.as_ptr();
         // Starts below `ends` leave room for the whole needle. A vector of
@@ -261,8 +262,12 @@ impl FoldFinder {
             // SAFETY: the caller of this fn guarantees AVX-512 BW; a step
             // s <= ends - 128 reads at most s + 127 + max(i1, i2) <
             // hay.len() (see `ends` above).
-            let (next, a, b) =
-                unsafe { pairs_avx512(p, at, ends - 128, [i1, i2], [v1, v2], [m1, m2]) };
+            let (next, a, b) = unsafe {
+                match folded {
+                    true => pairs_avx512::<true>(p, at, ends - 128, [i1, i2], [v1, v2], [m1, m2]),
+                    false => pairs_avx512::<false>(p, at, ends - 128, [i1, i2], [v1, v2], [m1, m2]),
+                }
+            };
             at = next;
             if a | b != 0 {
                 if let Some(end) = check(at, a).or_else(|| check(at + 64, b)) {
@@ -416,6 +421,11 @@ pub(crate) fn byte_commonness(b: u8) -> u8 {
 /// candidate step: in a loop that also calls the check, the compiler kept
 /// the four constant vectors on the stack and loaded them again every step.
 ///
+/// Each byte is XORed with the one wanted (after OR with its case bit when
+/// `FOLDED`), the two differences ORed, and one test finds the zero lanes:
+/// one compare-port operation per vector instead of a compare per byte
+/// (in the L1 cache 28 bytes per TSC tick against 23; from L2 both ~16).
+///
 /// # Safety
 ///
 /// The CPU must support AVX-512 BW, and for every step `s` <= `last`, the
@@ -424,7 +434,7 @@ pub(crate) fn byte_commonness(b: u8) -> u8 {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw")]
 #[inline(never)]
-unsafe fn pairs_avx512(
+unsafe fn pairs_avx512<const FOLDED: bool>(
     p: *const u8,
     mut at: usize,
     last: usize,
@@ -433,19 +443,30 @@ unsafe fn pairs_avx512(
     mask: [std::arch::x86_64::__m512i; 2],
 ) -> (usize, u64, u64) {
     use std::arch::x86_64::*;
-    let test = |at: usize| -> u64 {
+    // Zero in the lanes whose two bytes are the pair's.
+    let diff = |at: usize| -> __m512i {
         // SAFETY: at <= last, so both loads are inside (this fn's contract).
         unsafe {
             let c1 = _mm512_loadu_si512(p.add(at + at_of[0]) as *const _);
             let c2 = _mm512_loadu_si512(p.add(at + at_of[1]) as *const _);
-            _mm512_cmpeq_epi8_mask(_mm512_or_si512(c1, mask[0]), value[0])
-                & _mm512_cmpeq_epi8_mask(_mm512_or_si512(c2, mask[1]), value[1])
+            match FOLDED {
+                // (c | mask) ^ value for each byte, then OR.
+                true => _mm512_or_si512(
+                    _mm512_ternarylogic_epi32::<0x56>(c1, mask[0], value[0]),
+                    _mm512_ternarylogic_epi32::<0x56>(c2, mask[1], value[1]),
+                ),
+                // (c2 ^ value2) | (c1 ^ value1).
+                false => {
+                    _mm512_ternarylogic_epi32::<0xBE>(c2, value[1], _mm512_xor_si512(c1, value[0]))
+                }
+            }
         }
     };
     while at <= last {
-        let (a, b) = (test(at), test(at + 64));
-        if a | b != 0 {
-            return (at, a, b);
+        let (a, b) = (diff(at), diff(at + 64));
+        let either = _mm512_min_epu8(a, b);
+        if _mm512_testn_epi8_mask(either, either) != 0 {
+            return (at, _mm512_testn_epi8_mask(a, a), _mm512_testn_epi8_mask(b, b));
         }
         at += 128;
     }
@@ -498,7 +519,7 @@ mod tests {
         fn agrees_with_the_obvious_search(
             needle in proptest::collection::vec(prop_oneof![Just(b'a'), Just(b'B'), Just(b'_'), Just(b'A' | 0x80), any::<u8>()], 2..6),
             fold in proptest::collection::vec(any::<bool>(), 6),
-            hay in proptest::collection::vec(prop_oneof![Just(b'a'), Just(b'A'), Just(b'b'), Just(b'B'), Just(b'_'), Just(0x7f), Just(0xc1), any::<u8>()], 0..120),
+            hay in proptest::collection::vec(prop_oneof![Just(b'a'), Just(b'A'), Just(b'b'), Just(b'B'), Just(b'_'), Just(0x7f), Just(0xc1), any::<u8>()], 0..400),
         ) {
             let needle: Vec<FoldByte> = needle.iter().zip(&fold).map(|(&b, &f)| {
                 if f && b.is_ascii_alphabetic() { FoldByte::either_case(b) } else { FoldByte::exact(b) }

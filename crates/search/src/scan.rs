@@ -87,7 +87,6 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
         prefilled: usize,
         reread: Option<&'a File>,
     ) -> Self {
-        let lazy = Lazy::new(reread, config, matcher, &part, &buf);
         Scan {
             config,
             matcher,
@@ -101,7 +100,7 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
             },
             lines: LineCounter::new(&part, config.terminator.byte()),
             binary: Binary::new(&part),
-            lazy,
+            lazy: reread.map(Lazy::new),
             selected: 0,
             done: false,
             stopped_at: None,

@@ -20,7 +20,7 @@ use trawl_matcher::Matcher;
 
 use super::lines::count_terminators;
 use super::{Buf, LinesNeed, Scan};
-use crate::{BinaryMode, Part, SearchError, SearchSummary, SearcherConfig, Sink};
+use crate::{BinaryMode, Part, SearchError, SearchSummary, Sink};
 
 /// Bytes read again at a time when catching up.
 const CATCH_UP_READ: usize = 256 * 1024;
@@ -28,6 +28,9 @@ const CATCH_UP_READ: usize = 256 * 1024;
 /// What was put off, for a file that can be read again.
 pub(crate) struct Lazy<'a> {
     file: &'a File,
+    /// Whether checks may be put off ([`Scan::lazy_allowed`]), asked at
+    /// the file's second read: most files have none.
+    allowed: Option<bool>,
     /// From this file offset on, the bytes read were not checked for a
     /// NUL (None: every byte read was).
     unchecked: Option<u64>,
@@ -37,45 +40,50 @@ pub(crate) struct Lazy<'a> {
 }
 
 impl<'a> Lazy<'a> {
-    /// Checks may be put off for `file` (searched whole, from its first
-    /// byte, through an owned buffer) when nothing but a match can need
-    /// them: NULs looked for (not -a), no -v or --passthru (a line without
-    /// a match could be printed), no context (lines around a match may lie
-    /// in an unchecked window), and a pattern with no line anchors (a NUL
-    /// turned into a line end cannot make a match).
-    pub(crate) fn new<M: Matcher>(
-        file: Option<&'a File>,
-        config: &SearcherConfig,
-        matcher: &M,
-        part: &Part,
-        buf: &Buf<'_>,
-    ) -> Option<Lazy<'a>> {
-        let fits = config.binary != BinaryMode::Text
-            && !config.invert
-            && !config.passthru
-            && config.before_context == 0
-            && config.after_context == 0
-            && *part == Part::WHOLE
-            && matches!(buf, Buf::Owned(_))
-            && matcher.unanchored();
-        let file = file.filter(|_| fits)?;
-        Some(Lazy { file, unchecked: None, uncounted: None })
+    /// For `file`, read by the search from its first byte.
+    pub(crate) fn new(file: &'a File) -> Lazy<'a> {
+        Lazy { file, allowed: None, unchecked: None, uncounted: None }
     }
 }
 
 impl<M: Matcher, S: Sink, R: io::Read> Scan<'_, M, S, R> {
+    /// Checks may be put off when nothing but a match can need them: the
+    /// file searched whole through an owned buffer, NULs looked for (not
+    /// -a), no -v or --passthru (a line without a match could be
+    /// printed), no context (lines around a match may lie in an unchecked
+    /// window), and a pattern with no line anchors (a NUL turned into a
+    /// line end cannot make a match).
+    fn lazy_allowed(&self) -> bool {
+        let config = self.config;
+        config.binary != BinaryMode::Text
+            && !config.invert
+            && !config.passthru
+            && config.before_context == 0
+            && config.after_context == 0
+            && self.part == Part::WHOLE
+            && matches!(self.win.buf, Buf::Owned(_))
+            && self.matcher.unanchored()
+    }
+
     /// Puts off the NUL check of the bytes just read from `start` on, when
     /// they come after the first read and the file is not binary yet;
     /// whether it did.
     pub(super) fn put_off_binary_check(&mut self, start: usize) -> bool {
         let at = self.win.base + start as u64;
-        match &mut self.lazy {
-            Some(lazy) if self.binary.offset.is_none() && at >= self.config.read_size() as u64 => {
-                lazy.unchecked.get_or_insert(at);
-                true
-            }
-            _ => false,
+        if self.binary.offset.is_some() || at < self.config.read_size() as u64 {
+            return false;
         }
+        let allowed = match self.lazy.as_ref().map(|l| l.allowed) {
+            None => return false,
+            Some(Some(allowed)) => allowed,
+            Some(None) => self.lazy_allowed(),
+        };
+        let Some(lazy) = self.lazy.as_mut() else { return false };
+        lazy.allowed = Some(allowed);
+        if allowed {
+            lazy.unchecked.get_or_insert(at);
+        }
+        allowed
     }
 
     /// Whether the line count may stop where it is while the window's
