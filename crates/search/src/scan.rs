@@ -176,17 +176,16 @@ impl<'a, M: Matcher, S: Sink, R: Read> Scan<'a, M, S, R> {
                 memrchr(self.term(), &self.win.buf[self.pos..self.win.len])
                     .map(|i| self.pos + i + 1)
             };
-            let skip = match self.binary.pending.take() {
-                Some(from) => match self.search_before_binary_check(from, lines_end)? {
-                    LinesNeed::Quiet => true,
-                    LinesNeed::Search => false,
-                    LinesNeed::Stop => return Ok(self.summary()),
-                },
-                None => match self.lazy_lines(lines_end)? {
-                    LinesNeed::Quiet => true,
-                    LinesNeed::Search => false,
-                    LinesNeed::Stop => return Ok(self.summary()),
-                },
+            // A NUL check after the matcher (a mapped window), or put off
+            // (scan/lazy.rs).
+            let need = match self.binary.pending.take() {
+                Some(from) => self.search_before_binary_check(from, lines_end)?,
+                None => self.lazy_lines(lines_end)?,
+            };
+            let skip = match need {
+                LinesNeed::Quiet => true,
+                LinesNeed::Search => false,
+                LinesNeed::Stop => return Ok(self.summary()),
             };
             let end = match lines_end {
                 Some(end) => end,
