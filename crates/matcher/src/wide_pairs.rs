@@ -174,6 +174,16 @@ unsafe fn scan_vbmi<const UPPER: bool>(
             _kandn_mask64(high, _mm512_test_epi8_mask(starts, ends))
         }
     };
+    // The first byte's loads on a cache line (see fold.rs's pair scan):
+    // the starts before the line are tested as one vector.
+    let misaligned = (p as usize + at) % 64;
+    if misaligned != 0 && at + 128 + gap <= hay.len() {
+        let hits = test(at) & (u64::MAX >> misaligned);
+        if hits != 0 {
+            return Ok(at + hits.trailing_zeros() as usize);
+        }
+        at += 64 - misaligned;
+    }
     // Two vectors a step: one branch per 128 starts.
     while at + 128 + gap <= hay.len() {
         let (lo, hi) = (test(at), test(at + 64));
@@ -245,6 +255,21 @@ mod tests {
         assert_eq!(wide.find(&hay, 0..154), None);
         assert_eq!(wide.find(&hay, 0..155), Some((150, 0)));
         assert_eq!(wide.find(&hay, 151..hay.len()), None);
+    }
+
+    #[test]
+    fn a_pair_is_found_wherever_the_scan_starts_on_a_cache_line() {
+        // Every start offset on a line, every pair position from there to
+        // past the first two-vector step.
+        let Some(wide) = WidePairs::new(&[*b"AB"], 3) else { return };
+        for start in 0..64 {
+            for at in start..start + 200 {
+                let mut hay = b"x".repeat(600);
+                hay[at] = b'A';
+                hay[at + 3] = b'B';
+                assert_eq!(wide.find(&hay, start..hay.len()), Some((at, 0)), "{start} {at}");
+            }
+        }
     }
 
     #[test]
