@@ -301,6 +301,7 @@ impl FoldFinder {
         };
         let head =
             Needle { value: head_value, mask: head_mask, lanes: u64::MAX >> (64 - self.head.len) };
+        let pair = Pair { at_of: [i1, i2], value: [v1, v2], mask: [m1, m2] };
         let mut at = 0;
         while at + 128 <= ends {
             // The first chosen byte's loads on a cache line: a load across
@@ -318,7 +319,6 @@ impl FoldFinder {
                 at += before;
                 continue;
             }
-            let pair = Pair { at_of: [i1, i2], value: [v1, v2], mask: [m1, m2] };
             // SAFETY: the caller of this fn guarantees AVX-512 BW; a step
             // s <= ends - 128 reads at most s + 127 + max(i1, i2) <
             // hay.len() (see `ends` above), and a start s < ends has the
@@ -502,18 +502,19 @@ struct Needle {
 
 /// From `at` on, two vectors (128 starts) a step, the first start at or
 /// before `last` + 127 that has both chosen bytes and the needle's first 64
-/// bytes (each flagged start checked with one masked load and compare,
+/// bytes. Each flagged start is checked with one masked load and compare,
 /// without leaving the loop: `linus` flags 411k starts over the Linux tree,
 /// one in 3 KiB, and leaving the loop for each and coming back cost 12% of
-/// this file's samples there); failed starts are counted in `failed`, and with [`Flood::HandOver`]
-/// the scan stops once they pass the flood limit. The loop holds no call: in
-/// a loop that called the check, the compiler kept the constant vectors on
-/// the stack and loaded them again every step.
+/// this file's samples there. Failed starts are counted in `failed`; with
+/// [`Flood::HandOver`] the scan stops once they pass the flood limit. The
+/// loop holds no call: in a loop that called the check, the compiler kept
+/// the constant vectors on the stack and loaded them again every step.
 ///
 /// Each byte is XORed with the one wanted (after OR with its case bit when
 /// `FOLDED`), the two differences ORed, and one test finds the zero lanes:
 /// one compare-port operation per vector instead of a compare per byte
-/// (in the L1 cache 28 bytes per TSC tick against 23; from L2 both ~16).
+/// (in the L1 cache 28 bytes per TSC tick against 23; from L2 both ~16 with
+/// both loads across cache lines, 21 with the first on a line).
 ///
 /// # Safety
 ///
