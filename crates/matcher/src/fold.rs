@@ -65,6 +65,12 @@ pub(crate) enum PairScan {
     Flooded(usize),
 }
 
+/// Whether a scan that hands over has failed too many starts by `base`:
+/// more than one per [`FLOOD_BYTES`] past the [`FLOOD_SLACK`].
+fn past_flood_limit(flood: Flood, failed: usize, base: usize) -> bool {
+    flood == Flood::HandOver && failed > FLOOD_SLACK + base / FLOOD_BYTES
+}
+
 impl PairScan {
     fn found(self) -> Option<usize> {
         match self {
@@ -289,8 +295,7 @@ impl FoldFinder {
             if let Some(found) = self.check_bits(hay, base, bits, failed) {
                 return Some(PairScan::Found(found));
             }
-            let flooded = flood == Flood::HandOver && *failed > FLOOD_SLACK + base / FLOOD_BYTES;
-            flooded.then_some(PairScan::Flooded(base))
+            past_flood_limit(flood, *failed, base).then_some(PairScan::Flooded(base))
         };
         // SAFETY: both arrays are 64 bytes, the length of a load.
         let (head_value, head_mask) = unsafe {
@@ -336,8 +341,11 @@ impl FoldFinder {
             match step {
                 Step::End(next) => at = next,
                 Step::Flooded(from) => return PairScan::Flooded(from),
-                // A match (rare) is checked whole: past its head, a needle
-                // longer than 64 bytes has more.
+                // The loop checked the head: only a needle longer than 64
+                // bytes has more.
+                Step::Candidate(start) if self.head.len == self.needle.len() => {
+                    return PairScan::Found(start)
+                }
                 Step::Candidate(start) if self.is_at(hay, start) => return PairScan::Found(start),
                 Step::Candidate(start) => {
                     failed += 1;
@@ -581,7 +589,7 @@ unsafe fn pairs_avx512<const FOLDED: bool>(
                     bits &= bits - 1;
                 }
             }
-            if flood == Flood::HandOver && *failed > FLOOD_SLACK + (at + 128) / FLOOD_BYTES {
+            if past_flood_limit(flood, *failed, at + 128) {
                 return Step::Flooded(at + 128);
             }
         }
