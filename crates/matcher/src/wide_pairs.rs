@@ -9,6 +9,13 @@
 //! pairs it starts (a bit each), the byte a gap further the pairs it ends,
 //! and a position is flagged where the two sets meet: exact, so a flagged
 //! position holds a pair.
+//!
+//! Given the literals the pairs stand for ([`Literals`]), a flagged position
+//! is checked inside the scan's loop: each literal holding the pair there is
+//! compared, its first 64 bytes at once, by one masked load. The bench's
+//! alternation flags 384k positions over the Linux sources, nearly all of
+//! them false; leaving the loop for each, and coming back, cost as much as
+//! a fifth of the scan (see fold.rs's pair scan for one literal).
 
 use std::ops::Range;
 
@@ -20,6 +27,101 @@ pub(crate) struct WidePairs {
     gap: usize,
     tables: Box<Tables>,
     lookup: Lookup,
+    /// What a flagged position is checked against, inside the scan.
+    literals: Option<Literals>,
+}
+
+/// The literals behind the pairs.
+#[derive(Clone, Debug)]
+pub(crate) struct Literals {
+    /// Each literal's first (up to) 64 bytes, zero-padded, and how many.
+    heads: Vec<([u8; 64], usize)>,
+    /// Per pair id: the literals holding the pair and its offset in each.
+    holders: Vec<Vec<(usize, usize)>>,
+}
+
+impl Literals {
+    /// The literals, and per pair id those holding it with the pair's offset.
+    pub(crate) fn new(literals: &[Vec<u8>], holders: &[Vec<(usize, usize)>]) -> Literals {
+        let heads = literals
+            .iter()
+            .map(|lit| {
+                let mut head = [0; 64];
+                let len = lit.len().min(64);
+                head[..len].copy_from_slice(&lit[..len]);
+                (head, len)
+            })
+            .collect();
+        Literals { heads, holders: holders.to_vec() }
+    }
+}
+
+/// How many false candidates a search may check before it is flooded: more
+/// than `free`, plus one per `bytes` scanned from `base`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct MissBudget {
+    pub(crate) base: usize,
+    pub(crate) free: usize,
+    pub(crate) bytes: usize,
+}
+
+impl MissBudget {
+    /// Whether `misses` are past the budget of a search that got to `at`.
+    pub(crate) fn spent(self, misses: usize, at: usize) -> bool {
+        misses > self.free + at.saturating_sub(self.base) / self.bytes
+    }
+}
+
+/// What [`WidePairs::find_literal`] found.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub(crate) enum Found {
+    /// The leftmost pair that passed the check: its start and id.
+    Pair(usize, usize),
+    /// The false candidates passed the budget: no pair before this position
+    /// passed the check.
+    Flooded(usize),
+    /// No pair passed the check.
+    Nothing,
+}
+
+/// Where one run of [`scan_vbmi`] stopped.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+enum Scan {
+    /// A flagged start (that passed the check, if any).
+    Hit(usize),
+    /// The check's false candidates passed its budget here.
+    Flooded(usize),
+    /// Every start up to this one looked at (see [`scan_vbmi`]).
+    Rest(usize),
+}
+
+/// A flagged position checked against the literals, inside the scan.
+struct Check<'a> {
+    literals: &'a Literals,
+    /// The whole haystack: a literal may reach past the span of its pair.
+    full: &'a [u8],
+    /// No literal starting before this counts.
+    min_start: usize,
+    misses: &'a mut usize,
+    budget: MissBudget,
+}
+
+impl Check<'_> {
+    /// Whether a literal holding pair `id` at `pos` is there (its first 64
+    /// bytes), byte by byte: the scan's check for the last few starts.
+    fn passes(&mut self, pos: usize, id: usize) -> bool {
+        for &(lit, offset) in &self.literals.holders[id] {
+            let Some(start) = pos.checked_sub(offset).filter(|&s| s >= self.min_start) else {
+                continue;
+            };
+            let (head, len) = &self.literals.heads[lit];
+            if self.full[start..].starts_with(&head[..*len]) {
+                return true;
+            }
+            *self.misses += 1;
+        }
+        false
+    }
 }
 
 /// How a byte finds its entry in the tables.
@@ -70,7 +172,13 @@ impl WidePairs {
             true => Lookup::Upper,
             false => Lookup::Full,
         };
-        Some(WidePairs { pairs: pairs.to_vec(), gap, tables, lookup })
+        Some(WidePairs { pairs: pairs.to_vec(), gap, tables, lookup, literals: None })
+    }
+
+    /// The pairs, each flagged position checked against `literals` inside
+    /// the scan ([`WidePairs::find_literal`]).
+    pub(crate) fn with_literals(self, literals: Literals) -> WidePairs {
+        WidePairs { literals: Some(literals), ..self }
     }
 
     /// Whether the CPU runs this search (AVX-512 BW and VBMI).
@@ -89,7 +197,38 @@ impl WidePairs {
 
     /// The leftmost start of a pair inside `span` of `hay` (both its bytes
     /// in the span), and the pair's id (the first, when pairs repeat).
+    #[cfg(test)]
     pub(crate) fn find(&self, hay: &[u8], span: Range<usize>) -> Option<(usize, usize)> {
+        match self.search(hay, span, None) {
+            Found::Pair(start, id) => Some((start, id)),
+            Found::Flooded(_) | Found::Nothing => None,
+        }
+    }
+
+    /// The leftmost start of a pair inside `span` of `hay` that is, as far
+    /// as its first 64 bytes tell, the pair of a literal holding it
+    /// starting at or after `min_start`, and the pair's id; literals that
+    /// fail count in `misses`, and past `budget` the search stops. Without
+    /// literals ([`WidePairs::with_literals`]), [`WidePairs::find`].
+    pub(crate) fn find_literal(
+        &self,
+        hay: &[u8],
+        span: Range<usize>,
+        min_start: usize,
+        misses: &mut usize,
+        budget: MissBudget,
+    ) -> Found {
+        let check = self.literals.as_ref().map(|literals| Check {
+            literals,
+            full: hay,
+            min_start,
+            misses,
+            budget,
+        });
+        self.search(hay, span, check)
+    }
+
+    fn search(&self, hay: &[u8], span: Range<usize>, mut check: Option<Check<'_>>) -> Found {
         let hay = &hay[..span.end.min(hay.len())];
         let mut at = span.start;
         #[cfg(target_arch = "x86_64")]
@@ -97,23 +236,35 @@ impl WidePairs {
             // SAFETY: construction checked AVX-512 BW and VBMI.
             let scan = unsafe {
                 match self.lookup {
-                    Lookup::Full => scan_vbmi::<false>(&self.tables, hay, at, self.gap),
-                    Lookup::Upper => scan_vbmi::<true>(&self.tables, hay, at, self.gap),
+                    Lookup::Full => {
+                        scan_vbmi::<false>(&self.tables, hay, at, self.gap, check.as_mut())
+                    }
+                    Lookup::Upper => {
+                        scan_vbmi::<true>(&self.tables, hay, at, self.gap, check.as_mut())
+                    }
                 }
             };
             match scan {
-                Ok(start) => match self.id_at(hay, start) {
-                    Some(id) => return Some((start, id)),
+                Scan::Hit(start) => match self.id_at(hay, start) {
+                    Some(id) => return Found::Pair(start, id),
                     // Control bytes read as a pair (Lookup::Upper).
                     None => at = start + 1,
                 },
-                Err(rest) => {
+                Scan::Flooded(at) => return Found::Flooded(at),
+                Scan::Rest(rest) => {
                     at = rest;
                     break;
                 }
             }
         }
-        (at..hay.len().saturating_sub(self.gap)).find_map(|p| self.id_at(hay, p).map(|id| (p, id)))
+        // Fewer than 64 starts left: byte by byte.
+        for start in at..hay.len().saturating_sub(self.gap) {
+            let Some(id) = self.id_at(hay, start) else { continue };
+            if check.as_mut().is_none_or(|check| check.passes(start, id)) {
+                return Found::Pair(start, id);
+            }
+        }
+        Found::Nothing
     }
 
     /// The id of the pair starting at `p`, if any.
@@ -123,10 +274,14 @@ impl WidePairs {
 }
 
 /// The leftmost start at or after `at` of a pair whose bytes are `gap`
-/// apart in `hay`, 64 starts a vector: Ok with the start, or Err with the
-/// first start not looked at (`hay` is shorter than 64 + `gap` bytes, or
-/// every start was looked at). With `UPPER` (see [`Lookup::Upper`]) the
-/// start may hold control bytes instead of a pair.
+/// apart in `hay`, 64 starts a vector: a hit, or the first start not looked
+/// at (`hay` is shorter than 64 + `gap` bytes, or every start was looked
+/// at). With `UPPER` (see [`Lookup::Upper`]) a start may hold control bytes
+/// instead of a pair. With a check, a flagged start is a hit only if one of
+/// the literals holding its pair is there (its first 64 bytes), and the
+/// scan stops once the false candidates pass the check's budget. The check
+/// is done inside the loop, no call in it: in a loop that called out, the
+/// compiler kept the table vectors on the stack (fold.rs's pair scan).
 ///
 /// # Safety
 ///
@@ -138,7 +293,8 @@ unsafe fn scan_vbmi<const UPPER: bool>(
     hay: &[u8],
     mut at: usize,
     gap: usize,
-) -> Result<usize, usize> {
+    mut check: Option<&mut Check<'_>>,
+) -> Scan {
     use std::arch::x86_64::*;
     // SAFETY: each table is 128 bytes, read as two 64-byte halves.
     let (f_lo, f_hi, s_lo, s_hi) = unsafe {
@@ -151,8 +307,10 @@ unsafe fn scan_vbmi<const UPPER: bool>(
     };
     let p = hay.as_ptr();
     // Starts at..at + 64 read bytes at..at + 64 + gap: inside `hay` while
-    // at + 64 + gap <= hay.len().
-    let test = |at: usize| -> u64 {
+    // at + 64 + gap <= hay.len(). Per start, the pairs (a bit each) whose
+    // first byte is there and whose second is `gap` further; the starts
+    // where either byte is over 0x7f.
+    let lookup = |at: usize| -> (__m512i, __m512i, u64) {
         // SAFETY: the callers below keep at + 64 + gap <= hay.len(), so both
         // 64-byte loads read inside `hay`; the caller of this fn guarantees
         // AVX-512 BW and VBMI.
@@ -170,53 +328,154 @@ unsafe fn scan_vbmi<const UPPER: bool>(
                     _mm512_permutex2var_epi8(s_lo, b, s_hi),
                 ),
             };
-            let high = _mm512_movepi8_mask(_mm512_or_si512(a, b));
-            _kandn_mask64(high, _mm512_test_epi8_mask(starts, ends))
+            (starts, ends, _mm512_movepi8_mask(_mm512_or_si512(a, b)))
         }
     };
+    let test = |at: usize| -> u64 {
+        let (starts, ends, high) = lookup(at);
+        _kandn_mask64(high, _mm512_test_epi8_mask(starts, ends))
+    };
+    let len = hay.len();
+    // The flagged starts of a vector not yet handled, and its first start.
+    let mut held: Option<(usize, u64)> = None;
     // The first byte's loads on a cache line (see fold.rs's pair scan):
     // the starts before the line are tested as one vector.
     let misaligned = (p as usize + at) % 64;
-    if misaligned != 0 && at + 128 + gap <= hay.len() {
-        let hits = test(at) & (u64::MAX >> misaligned);
-        if hits != 0 {
-            return Ok(at + hits.trailing_zeros() as usize);
-        }
+    if misaligned != 0 && at + 128 + gap <= len {
+        held = Some((at, test(at) & (u64::MAX >> misaligned))).filter(|&(_, hits)| hits != 0);
         at += 64 - misaligned;
     }
-    // Two vectors a step: one branch per 128 starts.
-    while at + 128 + gap <= hay.len() {
-        let (lo, hi) = (test(at), test(at + 64));
-        if lo | hi != 0 {
-            let first = if lo != 0 { lo.trailing_zeros() } else { 64 + hi.trailing_zeros() };
-            return Ok(at + first as usize);
-        }
-        at += 128;
-    }
-    if at + 64 + gap <= hay.len() {
-        let hits = test(at);
-        if hits != 0 {
-            return Ok(at + hits.trailing_zeros() as usize);
-        }
-        at += 64;
-    }
-    if at + gap < hay.len() && hay.len() >= 64 + gap {
-        // The last starts: the vector of the 64 that end the haystack, less
-        // those already tested.
-        let base = hay.len() - 64 - gap;
-        let hits = test(base) & (u64::MAX << (at - base));
-        return match hits {
-            0 => Err(hay.len()),
-            _ => Ok(base + hits.trailing_zeros() as usize),
+    loop {
+        // The next vector with flagged starts. One place only, so that the
+        // check below is written once and stays inside the loop.
+        let (base, mut hits) = 'next: {
+            if let Some(held) = held.take() {
+                break 'next held;
+            }
+            // Two vectors a step: one branch per 128 starts.
+            while at + 128 + gap <= len {
+                let (lo, hi) = (test(at), test(at + 64));
+                at += 128;
+                if lo | hi != 0 {
+                    if lo == 0 {
+                        break 'next (at - 64, hi);
+                    }
+                    held = Some((at - 64, hi)).filter(|&(_, hits)| hits != 0);
+                    break 'next (at - 128, lo);
+                }
+            }
+            if at + 64 + gap <= len {
+                let hits = test(at);
+                at += 64;
+                if hits != 0 {
+                    break 'next (at - 64, hits);
+                }
+            }
+            if at + gap < len && len >= 64 + gap {
+                // The last starts: the vector of the 64 that end the
+                // haystack, less those already tested.
+                let base = len - 64 - gap;
+                let hits = test(base) & (u64::MAX << (at - base));
+                at = len;
+                if hits != 0 {
+                    break 'next (base, hits);
+                }
+            }
+            return Scan::Rest(at);
         };
+        let Some(check) = check.as_deref_mut() else {
+            return Scan::Hit(base + hits.trailing_zeros() as usize);
+        };
+        // Per start, its pairs.
+        let mut ids = [0u8; 64];
+        let (starts, ends, _) = lookup(base);
+        // SAFETY: `ids` is 64 bytes.
+        unsafe { _mm512_storeu_si512(ids.as_mut_ptr() as *mut _, _mm512_and_si512(starts, ends)) };
+        let (full, literals) = (check.full, check.literals);
+        while hits != 0 {
+            let lane = hits.trailing_zeros() as usize;
+            let pos = base + lane;
+            let mut pairs = ids[lane];
+            while pairs != 0 {
+                let id = pairs.trailing_zeros() as usize;
+                for &(lit, offset) in &literals.holders[id] {
+                    let Some(start) = pos.checked_sub(offset).filter(|&s| s >= check.min_start)
+                    else {
+                        continue;
+                    };
+                    let (head, len) = &literals.heads[lit];
+                    let lanes = u64::MAX >> (64 - len);
+                    // SAFETY: the masked load reads `len` bytes from `start`,
+                    // inside `full` (checked first), and no other byte.
+                    let same = start + len <= full.len()
+                        && unsafe {
+                            let c = _mm512_maskz_loadu_epi8(
+                                lanes,
+                                full.as_ptr().add(start) as *const _,
+                            );
+                            let h = _mm512_loadu_si512(head.as_ptr() as *const _);
+                            _mm512_mask_cmpneq_epi8_mask(lanes, c, h) == 0
+                        };
+                    if same {
+                        return Scan::Hit(pos);
+                    }
+                    *check.misses += 1;
+                }
+                pairs &= pairs - 1;
+            }
+            hits &= hits - 1;
+        }
+        // Every start before `end` was tested (`at` is short of base + 64
+        // after the unaligned first vector).
+        let end = at.min(base + 64);
+        if check.budget.spent(*check.misses, end) {
+            return Scan::Flooded(end);
+        }
     }
-    Err(at)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::WidePairs;
+    use super::{Found, Literals, MissBudget, WidePairs};
     use proptest::prelude::*;
+
+    /// Literals, each with the offset of its pair (bytes `gap` apart): the
+    /// distinct pairs, and per pair the literals holding it.
+    fn pairs_of(lits: &[(Vec<u8>, usize)], gap: usize) -> (Vec<[u8; 2]>, Vec<Vec<(usize, usize)>>) {
+        let (mut pairs, mut holders) = (Vec::new(), Vec::<Vec<(usize, usize)>>::new());
+        for (i, (lit, at)) in lits.iter().enumerate() {
+            let pair = [lit[*at], lit[at + gap]];
+            match pairs.iter().position(|p| *p == pair) {
+                Some(id) => holders[id].push((i, *at)),
+                None => {
+                    pairs.push(pair);
+                    holders.push(vec![(i, *at)]);
+                }
+            }
+        }
+        (pairs, holders)
+    }
+
+    /// The leftmost start in `start..end` (both its bytes inside) of a pair
+    /// whose literal, starting at or after `min_start`, is there as far as
+    /// its first 64 bytes tell, byte by byte.
+    fn naive_literal(
+        lits: &[(Vec<u8>, usize)],
+        gap: usize,
+        hay: &[u8],
+        span: std::ops::Range<usize>,
+        min_start: usize,
+    ) -> Option<usize> {
+        (span.start..span.end.saturating_sub(gap)).find(|&p| {
+            lits.iter().any(|(lit, at)| {
+                let head = &lit[..lit.len().min(64)];
+                hay[p] == lit[*at]
+                    && hay[p + gap] == lit[at + gap]
+                    && p.checked_sub(*at)
+                        .is_some_and(|s| s >= min_start && hay[s..].starts_with(head))
+            })
+        })
+    }
 
     /// The leftmost pair (bytes `gap` apart) in `hay[start..end]`, byte by
     /// byte.
@@ -293,7 +552,99 @@ mod tests {
         assert!(WidePairs::new(&[*b"AB"], WidePairs::MAX_GAP + 1).is_none());
     }
 
+    #[test]
+    fn false_candidates_are_skipped_and_counted_inside_the_scan() {
+        let lits = vec![(b"xQ3Zy".to_vec(), 1), (b"QxZ.".to_vec(), 0)];
+        let (pairs, holders) = pairs_of(&lits, 2);
+        let Some(wide) = WidePairs::new(&pairs, 2) else { return };
+        let wide = wide.with_literals(Literals::new(
+            &lits.iter().map(|(l, _)| l.clone()).collect::<Vec<_>>(),
+            &holders,
+        ));
+        // `Q?Z` 150 times, neither literal, then `xQ3Zy` at 1000.
+        let mut hay = b"-Q-Z-".repeat(200);
+        hay.extend_from_slice(b"xQ3Zy..");
+        let lenient = MissBudget { base: 0, free: 1000, bytes: 1 };
+        let mut misses = 0;
+        let found = wide.find_literal(&hay, 0..hay.len(), 0, &mut misses, lenient);
+        assert_eq!(found, Found::Pair(1001, 0));
+        // Each false `Q?Z` fails both literals (the pair is the same).
+        assert_eq!(misses, 2 * 200);
+        // A literal starting before `min_start` is not one.
+        let mut misses = 0;
+        assert_eq!(
+            wide.find_literal(&hay, 0..hay.len(), 1001, &mut misses, lenient),
+            Found::Nothing
+        );
+        // Past the budget the scan stops, before the literal.
+        let strict = MissBudget { base: 0, free: 16, bytes: 256 };
+        let mut misses = 0;
+        match wide.find_literal(&hay, 0..hay.len(), 0, &mut misses, strict) {
+            Found::Flooded(at) => {
+                assert!(at <= 1001 && strict.spent(misses, at), "{at} {misses}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
     proptest! {
+        #[test]
+        fn a_checked_scan_finds_what_a_byte_by_byte_search_finds(
+            // Capitals only (Lookup::Upper), or with `3` (Lookup::Full); the
+            // haystack holds the control bytes that alias A-C.
+            lits in proptest::collection::vec(
+                (proptest::collection::vec(prop::sample::select(b"ABC3".to_vec()), 1..80),
+                 0usize..8),
+                1..=4),
+            gap in 1..=4usize,
+            noise in proptest::collection::vec(
+                prop_oneof![b'A'..b'D', Just(b'3'), 0x01u8..0x04, Just(b'.')], 0..400),
+            plant in proptest::option::of((0usize..4, 0usize..400, proptest::option::of(0usize..80))),
+            min_start in 0usize..400,
+            start in 0usize..400,
+            len in 0usize..400,
+            free in 0usize..4,
+            bytes in prop::sample::select(vec![1usize, 16, 1 << 20]),
+        ) {
+            // Each literal long enough for its pair at its offset.
+            let lits: Vec<(Vec<u8>, usize)> = lits
+                .into_iter()
+                .map(|(mut lit, at)| {
+                    lit.resize(lit.len().max(at + gap + 1), b'A');
+                    (lit, at)
+                })
+                .collect();
+            let mut hay = noise;
+            if let Some((k, at, change)) = plant {
+                let lit = &lits[k % lits.len()].0;
+                let at = at.min(hay.len());
+                hay.splice(at..at, lit.iter().copied());
+                if let Some(c) = change.filter(|&c| c < lit.len()) {
+                    hay[at + c] = b'.';
+                }
+            }
+            let (pairs, holders) = pairs_of(&lits, gap);
+            let Some(wide) = WidePairs::new(&pairs, gap) else { return Ok(()) };
+            let texts: Vec<Vec<u8>> = lits.iter().map(|(l, _)| l.clone()).collect();
+            let wide = wide.with_literals(Literals::new(&texts, &holders));
+            let end = (start + len).min(hay.len());
+            let start = start.min(end);
+            let budget = MissBudget { base: start, free, bytes };
+            let mut misses = 0;
+            let want = naive_literal(&lits, gap, &hay, start..end, min_start);
+            match wide.find_literal(&hay, start..end, min_start, &mut misses, budget) {
+                Found::Pair(at, id) => {
+                    prop_assert_eq!(Some(at), want);
+                    prop_assert_eq!(pairs[id], [hay[at], hay[at + gap]]);
+                }
+                Found::Flooded(at) => {
+                    prop_assert!(want.is_none_or(|w| w >= at), "{:?} before {}", want, at);
+                    prop_assert!(at <= end && budget.spent(misses, at));
+                }
+                Found::Nothing => prop_assert_eq!(want, None),
+            }
+        }
+
         #[test]
         fn finds_what_a_byte_by_byte_search_finds(
             // Capitals only (Lookup::Upper), or with `3` (Lookup::Full);

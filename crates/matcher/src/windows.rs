@@ -39,7 +39,7 @@ use aho_corasick::packed::{Config, MatchKind, Searcher};
 use memchr::memmem;
 
 use crate::fold::byte_commonness;
-use crate::wide_pairs::WidePairs;
+use crate::wide_pairs::{Found, Literals, MissBudget, WidePairs};
 
 /// The byte pair searched for.
 const WIDTH: usize = 2;
@@ -84,15 +84,26 @@ impl Probe {
         }
     }
 
-    /// The leftmost window inside `span` of `hay`: its start and id.
-    fn find(&self, hay: &[u8], span: Range<usize>) -> Option<(usize, usize)> {
-        match self {
-            Probe::Wide(pairs) => pairs.find(hay, span),
+    /// The leftmost window inside `span` of `hay`: its start and id. The
+    /// table's scan checks the literals itself ([`WidePairs::find_literal`]):
+    /// it skips, and counts in `misses`, the windows of literals starting
+    /// at or after `min_start` that are not there, and stops past `budget`.
+    fn find(
+        &self,
+        hay: &[u8],
+        span: Range<usize>,
+        min_start: usize,
+        misses: &mut usize,
+        budget: MissBudget,
+    ) -> Found {
+        let found = match self {
+            Probe::Wide(pairs) => return pairs.find_literal(hay, span, min_start, misses, budget),
             Probe::Pairs(teddy) => teddy
                 .find_in(hay, aho_corasick::Span::from(span))
                 .map(|m| (m.start(), m.pattern().as_usize())),
             Probe::Prefix(finder) => finder.find(&hay[span.clone()]).map(|i| (span.start + i, 0)),
-        }
+        };
+        found.map_or(Found::Nothing, |(start, id)| Found::Pair(start, id))
     }
 }
 
@@ -126,10 +137,11 @@ impl WindowSet {
         }
         // By table, the pairs of the gap with the rarest bytes; Teddy finds
         // adjacent pairs only.
-        let wide = WidePairs::available()
-            .then(|| Pairs::rarest(literals))
-            .flatten()
-            .and_then(|p| Some((WidePairs::new(&p.pairs, p.gap)?, p.holders)));
+        let wide =
+            WidePairs::available().then(|| Pairs::rarest(literals)).flatten().and_then(|p| {
+                let wide = WidePairs::new(&p.pairs, p.gap)?;
+                Some((wide.with_literals(Literals::new(literals, &p.holders)), p.holders))
+            });
         let (probe, holders) = match wide {
             Some((wide, holders)) => (Probe::Wide(wide), holders),
             None => {
@@ -149,19 +161,18 @@ impl WindowSet {
         let mut end = hay.len();
         let mut misses = 0;
         let width = self.probe.width();
+        let budget = MissBudget { base: at, free: Self::FREE_MISSES, bytes: Self::BYTES_PER_MISS };
         // A literal found at s ends the search once no window left could
         // belong to one starting before s: windows start at most `reach`
         // bytes into their literal.
         while from + width <= end {
-            if misses > Self::FREE_MISSES + (from - at) / Self::BYTES_PER_MISS {
-                // Every literal starting before `from - reach` was seen.
-                let rest = from.saturating_sub(self.reach).max(at);
-                let span = aho_corasick::Span::from(rest..hay.len());
-                let found = self.whole.find_in(hay, span).map(|m| m.start());
-                return best.into_iter().chain(found).min();
+            if budget.spent(misses, from) {
+                return self.hand_over(hay, at, from, best);
             }
-            let Some((pos, id)) = self.probe.find(hay, from..end) else {
-                break;
+            let (pos, id) = match self.probe.find(hay, from..end, at, &mut misses, budget) {
+                Found::Pair(pos, id) => (pos, id),
+                Found::Flooded(pos) => return self.hand_over(hay, at, pos, best),
+                Found::Nothing => break,
             };
             for &(lit, offset) in &self.holders[id] {
                 let Some(start) = pos.checked_sub(offset).filter(|&s| s >= at) else { continue };
@@ -178,6 +189,16 @@ impl WindowSet {
             from = pos + 1;
         }
         best
+    }
+
+    /// The leftmost literal at or after `at`, when no window before `from`
+    /// belongs to one other than `best`: Teddy over the whole literals from
+    /// the first start whose window could be at `from` or after.
+    fn hand_over(&self, hay: &[u8], at: usize, from: usize, best: Option<usize>) -> Option<usize> {
+        let rest = from.saturating_sub(self.reach).max(at);
+        let span = aho_corasick::Span::from(rest..hay.len());
+        let found = self.whole.find_in(hay, span).map(|m| m.start());
+        best.into_iter().chain(found).min()
     }
 
     /// False candidates a search may check before it counts them against
