@@ -46,6 +46,9 @@ impl Literals {
         let heads = literals
             .iter()
             .map(|lit| {
+                // Each holds a pair: two bytes at least (the scan's mask of
+                // `len` lanes needs one).
+                assert!(lit.len() >= 2, "a literal shorter than its pair");
                 let mut head = [0; 64];
                 let len = lit.len().min(64);
                 head[..len].copy_from_slice(&lit[..len]);
