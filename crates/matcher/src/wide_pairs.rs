@@ -442,10 +442,13 @@ mod tests {
     use super::{Found, Literals, MissBudget, WidePairs};
     use proptest::prelude::*;
 
+    /// Per pair: the literals holding it and its offset in each.
+    type Holders = Vec<Vec<(usize, usize)>>;
+
     /// Literals, each with the offset of its pair (bytes `gap` apart): the
     /// distinct pairs, and per pair the literals holding it.
-    fn pairs_of(lits: &[(Vec<u8>, usize)], gap: usize) -> (Vec<[u8; 2]>, Vec<Vec<(usize, usize)>>) {
-        let (mut pairs, mut holders) = (Vec::new(), Vec::<Vec<(usize, usize)>>::new());
+    fn pairs_of(lits: &[(Vec<u8>, usize)], gap: usize) -> (Vec<[u8; 2]>, Holders) {
+        let (mut pairs, mut holders): (Vec<[u8; 2]>, Holders) = (Vec::new(), Vec::new());
         for (i, (lit, at)) in lits.iter().enumerate() {
             let pair = [lit[*at], lit[at + gap]];
             match pairs.iter().position(|p| *p == pair) {
