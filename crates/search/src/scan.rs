@@ -23,6 +23,8 @@ use binary::Binary;
 use buffer::Window;
 pub(crate) use buffer::{grow_zeroed, Buf};
 use context::Printed;
+#[cfg(test)]
+pub(crate) use lazy::read_again;
 use lazy::Lazy;
 use lines::LineCounter;
 pub use lines::{count_newlines, count_terminators};

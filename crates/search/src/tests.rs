@@ -695,6 +695,39 @@ fn a_file_truncated_during_a_parallel_search_ends_the_search_cleanly() {
     }
 }
 
+/// After a catch-up, the file's later windows are checked as they are read:
+/// three matches 1.2 MB apart read the bytes before the first one again, and
+/// nothing more (each one's gap read again was 2.4 MB more here).
+#[test]
+fn a_file_is_read_again_only_up_to_its_first_match() {
+    let m = MatcherBuilder::new().build(&[b"needle".to_vec()]).unwrap();
+    let gap = b"x\n".repeat(600_000);
+    let mut data = Vec::new();
+    for _ in 0..3 {
+        data.extend_from_slice(&gap);
+        data.extend_from_slice(b"a needle\n");
+    }
+    let config = SearcherConfig { line_numbers: true, read_size: 4096, ..Default::default() };
+    let mut f = tempfile::tempfile().unwrap();
+    std::io::Write::write_all(&mut f, &data).unwrap();
+    std::io::Seek::rewind(&mut f).unwrap();
+    let hints = FileHints { size: None, mapping: MapParts::Never, short_read: ShortRead::IsEnd };
+    let before = crate::scan::read_again();
+    let mut got = Record::default();
+    Searcher::new(config.clone()).search_file(&m, &f, hints, &mut got).unwrap();
+    let read_again = crate::scan::read_again() - before;
+    let mut want = Record::default();
+    Searcher::new(config).search_slice(&m, &data, &mut want).unwrap();
+    assert_eq!(String::from_utf8_lossy(&got.0), String::from_utf8_lossy(&want.0));
+    assert_eq!(got.0.split(|&b| b == b'\n').filter(|l| !l.is_empty()).count(), 3);
+    // The first read (4 KiB) is checked as read; the rest up to the first
+    // match's window is read again once.
+    assert!(
+        (gap.len() as u64 - 2 * 4096..=gap.len() as u64).contains(&read_again),
+        "{read_again} bytes read again"
+    );
+}
+
 /// Windows without a match are dropped with their NUL check and line count
 /// put off; the first match reads them again (in several pieces here: 1.2 MB
 /// before it) for its line number, or for the NUL that makes the file binary.
