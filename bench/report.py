@@ -280,7 +280,7 @@ METHOD = """\
   (`bench/floor`), times copies of both as they run once installed, runs every case of
   [`bench/cases.toml`](../bench/cases.toml), writes `bench/results/DATE.json` and regenerates
   this page and its plot. `bench/run --quick` is the smoke run CI does (tiny corpus, one run).
-- **Timing**: hyperfine. Warm cases: {warmup} warm-up run and {warm_runs} timed runs; cold cases:
+- **Timing**: hyperfine. Warm cases: {warmup} warm-up run and {warm_runs} timed runs{more_runs}; cold cases:
   the page cache dropped (`{drop}`) before each of {cold_runs} runs (root only). The tools
   take turns, one run each per round (since 2026-11-26: cold cases from 10:36, warm ones
   from 10:45; before, each tool's runs were back to back, and the guest's drift over the
@@ -357,7 +357,12 @@ def markdown(results, source, svg_name):
     if os.path.exists(targets):
         with open(targets) as f:
             out += [f.read().rstrip(), ""]
-    out.append(METHOD.format(warmup=s["warmup"], warm_runs=s["warm_runs"],
+    more = {}
+    for c in results["cases"]:
+        if c.get("mode") == "warm" and c.get("runs", s["warm_runs"]) != s["warm_runs"]:
+            more.setdefault(c["runs"], []).append(f"`{c['id']}`")
+    more_runs = "".join(f" ({n} for {', '.join(ids)})" for n, ids in sorted(more.items()))
+    out.append(METHOD.format(warmup=s["warmup"], warm_runs=s["warm_runs"], more_runs=more_runs,
                              cold_runs=s["cold_runs"], drop=s["drop_caches"], cross=CROSS))
     out.append("Each tool's command per kind of case (`{args}` and `{path}` filled in per case):")
     out.append("")
