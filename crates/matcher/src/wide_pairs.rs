@@ -205,21 +205,20 @@ impl WidePairs {
             true => Lookup::Upper,
             false => Lookup::Full,
         };
-        // A side whose every byte names one byte on the other side.
+        // The side (1: the second byte, else 0) whose every byte names one
+        // byte on the other side.
         let names_one = |key: usize| {
             pairs.iter().all(|p| pairs.iter().all(|q| p[key] != q[key] || p[1 - key] == q[1 - key]))
         };
-        let test = match (names_one(1), names_one(0)) {
-            (true, _) => Test::Expect { key: gap, other: 0 },
-            (false, true) => Test::Expect { key: 0, other: gap },
-            (false, false) => Test::BothBytes,
-        };
-        if let Test::Expect { key, .. } = test {
-            let key = usize::from(key != 0);
-            for pair in pairs {
-                tables.expect[usize::from(pair[key])] = pair[1 - key];
+        let test = match [1, 0].into_iter().find(|&key| names_one(key)) {
+            Some(key) => {
+                for pair in pairs {
+                    tables.expect[usize::from(pair[key])] = pair[1 - key];
+                }
+                Test::Expect { key: key * gap, other: (1 - key) * gap }
             }
-        }
+            None => Test::BothBytes,
+        };
         Some(WidePairs { pairs: pairs.to_vec(), gap, tables, lookup, test, literals: None })
     }
 
@@ -333,11 +332,12 @@ impl WidePairs {
 /// at (`hay` is shorter than 64 + `gap` bytes, or every start was looked
 /// at). With `UPPER` (see [`Lookup::Upper`]) a start may hold control bytes
 /// instead of a pair, and with `EXPECT` ([`Test::Expect`], the sides'
-/// offsets in `key` and `other`) bytes over 0x7f. With a check, a flagged start is a hit only if one of
-/// the literals holding its pair is there (its first 64 bytes), and the
-/// scan stops once the false candidates pass the check's budget. The check
-/// is done inside the loop, no call in it: in a loop that called out, the
-/// compiler kept the table vectors on the stack (fold.rs's pair scan).
+/// offsets in `key` and `other`) bytes over 0x7f. With a check, a flagged
+/// start is a hit only if one of the literals holding its pair is there
+/// (its first 64 bytes), and the scan stops once the false candidates pass
+/// the check's budget. The check is done inside the loop, no call in it:
+/// in a loop that called out, the compiler kept the table vectors on the
+/// stack (fold.rs's pair scan).
 ///
 /// # Safety
 ///

@@ -45,7 +45,8 @@ pub(crate) struct Scan<'a, M, S, R> {
     lines: LineCounter,
     /// Where the file turned binary.
     binary: Binary,
-    /// Checks put off for a file without a match yet.
+    /// Checks put off for a file without a match yet (None once caught
+    /// up, or for a file that cannot be read again).
     lazy: Option<Lazy<'a>>,
     selected: u64,
     /// `-m` reached: only trailing context is still wanted.

@@ -148,14 +148,14 @@ impl<M: Matcher, S: Sink, R: io::Read> Scan<'_, M, S, R> {
     /// NULs and line terminators, then checks the window. False when the
     /// file is to be skipped (-I met a NUL).
     fn catch_up(&mut self) -> Result<bool, SearchError> {
-        let Some(lazy) = self.lazy.as_mut() else { return Ok(true) };
-        let Some(unchecked) = lazy.unchecked.take() else { return Ok(true) };
-        let uncounted = lazy.uncounted.take();
         // A file with one match past its first read tends to hold more:
-        // its later windows are checked as they are read, rather than read
-        // again from here to each next match.
-        lazy.allowed = Some(false);
-        let file = lazy.file;
+        // nothing is put off after this (no `Lazy` left), and its later
+        // windows are checked as they are read rather than read again from
+        // here to each next match. Both callers come only with checks put off.
+        let Some(Lazy { file, unchecked: Some(unchecked), uncounted, .. }) = self.lazy.take()
+        else {
+            return Ok(true);
+        };
         let base = self.win.base;
         let term = self.term();
         let from = uncounted.map_or(unchecked, |(at, _)| at.min(unchecked));
