@@ -14,8 +14,9 @@
 //!   (look-around, backreferences, atomic groups, `\K`, recursion, ...).
 //! - [`FixedMatcher`]: fixed strings (`-F`, or a pattern with no special
 //!   byte): a vector search for one, a case-blind pair filter, a shift table
-//!   (Wu-Manber) or Aho-Corasick for several (other sets of several go to
-//!   the Rust engine as an alternation).
+//!   (Wu-Manber), a shift-or filter (more than 64 strings, case-sensitive)
+//!   or Aho-Corasick for several (other sets of several go to the Rust
+//!   engine as an alternation).
 //!
 //! [`MatcherBuilder`] holds the grep options that shape a pattern (`-F`, `-G`,
 //! `-i`, `-S`, `-w`, `-x`, several `-e`) and picks the engine.
@@ -44,6 +45,7 @@ mod pcre_info;
 mod regcomp;
 mod rust;
 mod shift;
+mod shift_or;
 mod tokens;
 mod wide_pairs;
 mod windows;

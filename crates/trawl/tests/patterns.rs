@@ -136,9 +136,10 @@ engines!(fixed_strings_backslash_and_anchors_literal, |e| {
         .args(["-n", "-e", r"\d+", "-e", "^start", "-e", "$end", "."])
         .check();
 });
-// Several fixed strings go to one of three searches by their number, their
+// Several fixed strings go to one of four searches by their number, their
 // case and their lengths (the regex engine's alternation, the shift table,
-// Aho-Corasick); each must give grep -F's leftmost-longest matches.
+// the shift-or filter, Aho-Corasick); each must give grep -F's
+// leftmost-longest matches.
 engines!(many_fixed_strings_agree_with_grep_in_every_search, |e| {
     let t = Tree::new();
     // Overlapping strings, one the prefix of another, shared blocks of three
@@ -148,6 +149,15 @@ engines!(many_fixed_strings_agree_with_grep_in_every_search, |e| {
         text.push_str(&format!(
             "line {i}: pm_resume pm_resumed PM_Suspend x_pm_suspend_late abcdabcde{}\n",
             if i % 7 == 0 { " ABCDABCDE" } else { "" }
+        ));
+        // Strings of the large sets: whole, cut short, one running into
+        // the next, one the prefix of another, at the line's end.
+        text.push_str(&format!(
+            "ident_{i:04}_x ident_{:04}_ ident_{:04}_xident_{:04}_x ident_{:04}_xy_z\n",
+            i + 1,
+            i * 3 % 1000,
+            i * 7 % 1000,
+            i * 11 % 1000
         ));
         text.push_str("suspend_resume_pm abcd abcdab cdabcdab\n");
     }
@@ -160,9 +170,14 @@ engines!(many_fixed_strings_agree_with_grep_in_every_search, |e| {
     t.file("short20", format!("{more}ab\nPM_RESUMED\n"));
     let ids: String = (0..1000).map(|i| format!("ident_{i:04}_x\n")).collect();
     t.file("many", format!("{ids}pm_suspend\nabcdabc\n"));
+    let prefixes: String = (0..200).map(|i| format!("ident_{i:04}_xy\n")).collect();
+    t.file("many_prefixes", format!("{ids}{prefixes}"));
+    t.file("many_short", format!("{ids}abc\ndab\n_x \nume\n"));
     // Case-blind: 2-4 strings the regex engine, 5-16 the pair filter, more
-    // the shift table, or Aho-Corasick when one is under four bytes.
-    for pats in ["two", "six", "short", "short6", "short20", "many"] {
+    // the shift table, or Aho-Corasick when one is under four bytes;
+    // case-sensitive, more than 64 the shift-or filter.
+    for pats in ["two", "six", "short", "short6", "short20", "many", "many_prefixes", "many_short"]
+    {
         for case in [None, Some("-i")] {
             for out in [["-o", "-b"], ["-c", "-H"], ["-n", "-H"]] {
                 let mut args: Vec<&str> = case.into_iter().collect();
