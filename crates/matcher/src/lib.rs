@@ -14,8 +14,9 @@
 //!   (look-around, backreferences, atomic groups, `\K`, recursion, ...).
 //! - [`FixedMatcher`]: fixed strings (`-F`, or a pattern with no special
 //!   byte): a vector search for one, a case-blind pair filter, a shift table
-//!   (Wu-Manber), a shift-or filter (more than 64 strings, case-sensitive)
-//!   or Aho-Corasick for several (other sets of several go to the Rust
+//!   (Wu-Manber), windows of four bytes 64 positions at a time (9 to 64
+//!   strings, case-sensitive, AVX-512 VBMI), a shift-or filter (more than
+//!   64, case-sensitive) or Aho-Corasick for several (other sets of several go to the Rust
 //!   engine as an alternation).
 //!
 //! [`MatcherBuilder`] holds the grep options that shape a pattern (`-F`, `-G`,
@@ -42,6 +43,7 @@ mod fold_set;
 mod literal;
 mod pcre;
 mod pcre_info;
+mod quads;
 mod regcomp;
 mod rust;
 mod shift;

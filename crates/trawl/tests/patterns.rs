@@ -136,10 +136,10 @@ engines!(fixed_strings_backslash_and_anchors_literal, |e| {
         .args(["-n", "-e", r"\d+", "-e", "^start", "-e", "$end", "."])
         .check();
 });
-// Several fixed strings go to one of four searches by their number, their
+// Several fixed strings go to one of five searches by their number, their
 // case and their lengths (the regex engine's alternation, the shift table,
-// the shift-or filter, Aho-Corasick); each must give grep -F's
-// leftmost-longest matches.
+// windows of four bytes, the shift-or filter, Aho-Corasick); each must give
+// grep -F's leftmost-longest matches.
 engines!(many_fixed_strings_agree_with_grep_in_every_search, |e| {
     let t = Tree::new();
     // Overlapping strings, one the prefix of another, shared blocks of three
@@ -160,6 +160,9 @@ engines!(many_fixed_strings_agree_with_grep_in_every_search, |e| {
             i * 11 % 1000
         ));
         text.push_str("suspend_resume_pm abcd abcdab cdabcdab\n");
+        // A longer string at the same start, whose rarest bytes (`QJQJ`)
+        // come after the shorter one's.
+        text.push_str("x pm_resume_QJQJ y\n");
     }
     t.file("k.txt", &text).file("sub/empty.txt", "");
     t.file("two", "pm_resume\npm_resumed\n");
@@ -173,10 +176,22 @@ engines!(many_fixed_strings_agree_with_grep_in_every_search, |e| {
     let prefixes: String = (0..200).map(|i| format!("ident_{i:04}_xy\n")).collect();
     t.file("many_prefixes", format!("{ids}{prefixes}"));
     t.file("many_short", format!("{ids}abc\ndab\n_x \nume\n"));
+    // 9 to 64 strings of four bytes or more: windows of four bytes at
+    // different offsets, strings that overlap or hold one another.
+    let some: String = (0..30).map(|i| format!("ident_{:04}_x\n", i * 33)).collect();
+    t.file(
+        "some",
+        format!(
+            "{some}pm_suspend\nabcdabc\ncdabcdab\n_pm_suspend_late\nsuspend_resume\n\
+             suspend_resume_pm\npm_suspend_la\nPM_Susp\npm_resume_QJQJ\npm_resume\n"
+        ),
+    );
     // Case-blind: 2-4 strings the regex engine, 5-16 the pair filter, more
     // the shift table, or Aho-Corasick when one is under four bytes;
-    // case-sensitive, more than 64 the shift-or filter.
-    for pats in ["two", "six", "short", "short6", "short20", "many", "many_prefixes", "many_short"]
+    // case-sensitive, 9 to 64 windows of four bytes (AVX-512 VBMI), more
+    // than 64 the shift-or filter.
+    for pats in
+        ["two", "six", "short", "short6", "short20", "some", "many", "many_prefixes", "many_short"]
     {
         for case in [None, Some("-i")] {
             for out in [["-o", "-b"], ["-c", "-H"], ["-n", "-H"]] {
