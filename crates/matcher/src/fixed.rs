@@ -1,6 +1,7 @@
 //! Fixed strings (`-F`): one string by a vector search (literal.rs); several by the
 //! regex engine (see [`regex_engine_first`], decided by the builder), a
-//! case-blind pair filter, a shift table, a shift-or filter or Aho-Corasick.
+//! case-blind pair filter, a shift table, windows of four bytes, a shift-or
+//! filter or Aho-Corasick.
 
 use aho_corasick::{AhoCorasick, Input, MatchKind};
 
@@ -80,10 +81,15 @@ pub(crate) fn regex_engine_first(patterns: &[Vec<u8>], ignore_case: bool) -> boo
     const FEW_CASE_BLIND: usize = 4;
     match patterns.len() {
         0 | 1 => false,
-        _ if shift_or_first(patterns, ignore_case) => false,
-        _ if !ignore_case && QuadSet::takes(patterns) => false,
+        _ if quads_first(patterns, ignore_case) || shift_or_first(patterns, ignore_case) => false,
         n => !ignore_case || n <= FEW_CASE_BLIND,
     }
+}
+
+/// Whether several case-sensitive strings go to [`QuadSet`] (see
+/// [`QuadSet::takes`]).
+fn quads_first(patterns: &[Vec<u8>], ignore_case: bool) -> bool {
+    !ignore_case && QuadSet::takes(patterns)
 }
 
 /// Whether several case-sensitive strings go to [`ShiftOrSet`]: more than
@@ -106,7 +112,7 @@ impl FixedMatcher {
             [one] if !one.is_empty() && !ignore_case => {
                 Some(Search::One(Box::new(LiteralFinder::new(one))))
             }
-            [_, _, ..] if !ignore_case && QuadSet::takes(patterns) => {
+            [_, _, ..] if quads_first(patterns, ignore_case) => {
                 QuadSet::new(patterns).map(|s| Search::Quads(Box::new(s)))
             }
             [_, _, ..] if shift_or_first(patterns, ignore_case) => {
