@@ -308,10 +308,10 @@ mod tests {
     /// vectors' edges, and by the last positions' scan.
     #[test]
     fn a_string_is_found_at_every_offset() {
-        let pats: Vec<Vec<u8>> = (0..12u8)
+        let pats: Vec<Vec<u8>> = (0..12usize)
             .map(|i| {
-                let len = 4 + usize::from(i * 5 % 17);
-                (0..len).map(|j| b'a' + (i * 7 + j as u8 * 3) % 26).collect()
+                let len = 4 + i * 5 % 17;
+                (0..len).map(|j| b'a' + ((i * 7 + j * 3) % 26) as u8).collect()
             })
             .collect();
         for p in &pats {

@@ -353,10 +353,10 @@ mod tests {
     /// blocks and the tail each decide some of these starts.
     #[test]
     fn a_string_is_found_at_every_offset() {
-        let pats: Vec<Vec<u8>> = (0..40u8)
+        let pats: Vec<Vec<u8>> = (0..40usize)
             .map(|i| {
-                let len = 3 + usize::from(i % 13);
-                (0..len).map(|j| b'a' + (i * 7 + j as u8) % 26).collect()
+                let len = 3 + i % 13;
+                (0..len).map(|j| b'a' + ((i * 7 + j) % 26) as u8).collect()
             })
             .collect();
         let set = ShiftOrSet::new(&pats).unwrap();
