@@ -8,8 +8,8 @@
 //! are often common words (`event_list`, `exit_signal`, `task_cputime`
 //! start as thousands of identifiers of the Linux sources do). Here each
 //! string has a window of four bytes where their commonness
-//! ([`byte_commonness`]) multiplies to the least (`t_li`, `_sig`,
-//! `cput`), each string a bucket (a bit of a byte, eight buckets, shared
+//! ([`byte_commonness`]) multiplies to the least (`nt_l`, `xit_`,
+//! `k_cp`), each string a bucket (a bit of a byte, eight buckets, shared
 //! beyond eight strings), and a 128-entry table per byte of the window
 //! says which buckets hold that byte there: one lookup (`vpermt2b`) per
 //! byte of the window and three ANDs per 64 positions. A position where a

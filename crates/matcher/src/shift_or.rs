@@ -265,7 +265,7 @@ unsafe fn hash_run(run: &[u8; RUN + 1]) -> [u16; RUN] {
         );
         let out: &mut [u16; 16] = out.try_into().expect("16 pairs");
         // SAFETY: each load reads the 16 bytes of an array of 16 bytes and
-        // each store writes the 32 bytes of 8 of `out`'s 16 numbers;
+        // each store writes 16 bytes, 8 of `out`'s 16 numbers (at 0 and 8);
         // unaligned loads and stores accept any address.
         unsafe {
             let a = _mm_loadu_si128(firsts.as_ptr().cast());
