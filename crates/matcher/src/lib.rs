@@ -16,8 +16,8 @@
 //!   byte): a vector search for one, a case-blind pair filter, a shift table
 //!   (Wu-Manber), windows of four bytes 64 positions at a time (9 to 64
 //!   strings, case-sensitive, AVX-512 VBMI), a shift-or filter (more than
-//!   64, case-sensitive) or Aho-Corasick for several (other sets of several go to the Rust
-//!   engine as an alternation).
+//!   64, case-sensitive) or Aho-Corasick for several (other sets of several
+//!   go to the Rust engine as an alternation).
 //!
 //! [`MatcherBuilder`] holds the grep options that shape a pattern (`-F`, `-G`,
 //! `-i`, `-S`, `-w`, `-x`, several `-e`) and picks the engine.
@@ -48,6 +48,7 @@ mod regcomp;
 mod rust;
 mod shift;
 mod shift_or;
+mod slots;
 mod tokens;
 mod wide_pairs;
 mod windows;

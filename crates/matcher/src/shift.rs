@@ -18,6 +18,8 @@
 //! gives up its vector search, and the regex engine's literal prefilters
 //! cannot hold the 2^n spellings of a case-blind word of n letters.
 
+use crate::slots::Slots;
+
 /// The block length: shifts of up to `m - 2` bytes, and few blocks of a
 /// thousand identifiers share a hash slot among 2^16.
 const BLOCK: usize = 3;
@@ -32,10 +34,9 @@ pub(crate) struct ShiftSet {
     m: usize,
     /// Per hashed block: how far the window may move.
     shift: Box<[u8]>,
-    /// Per hashed last block of a pattern's first `m` bytes: the range in
-    /// `ids` of the patterns that end so, longest first.
-    bucket: Box<[u32]>,
-    ids: Box<[u32]>,
+    /// Per hashed last block of a pattern's first `m` bytes: the patterns
+    /// that end so, longest first.
+    ids: Slots<u32>,
     /// The patterns, folded.
     patterns: Vec<Box<[u8]>>,
 }
@@ -63,36 +64,18 @@ impl ShiftSet {
         let patterns: Vec<Box<[u8]>> =
             patterns.iter().map(|p| p.iter().map(|&b| fold[usize::from(b)]).collect()).collect();
         let mut shift = vec![(m - BLOCK + 1) as u8; SLOTS].into_boxed_slice();
-        let mut counts = vec![0u32; SLOTS + 1];
         for p in &patterns {
             for end in BLOCK - 1..m {
                 let s = slot(p[end - 2], p[end - 1], p[end]);
                 shift[s] = shift[s].min((m - 1 - end) as u8);
             }
-            counts[slot(p[m - 3], p[m - 2], p[m - 1]) + 1] += 1;
         }
-        for i in 0..SLOTS {
-            counts[i + 1] += counts[i];
-        }
-        let mut ids = vec![0u32; patterns.len()];
-        let mut next = counts.clone();
-        // Longest first within a slot: the first that matches is the longest.
-        let mut order: Vec<usize> = (0..patterns.len()).collect();
-        order.sort_by_key(|&i| std::cmp::Reverse(patterns[i].len()));
-        for i in order {
+        let last_block = |i: usize| {
             let p = &patterns[i];
-            let s = slot(p[m - 3], p[m - 2], p[m - 1]);
-            ids[next[s] as usize] = i as u32;
-            next[s] += 1;
-        }
-        Some(ShiftSet {
-            fold,
-            m,
-            shift,
-            bucket: counts.into_boxed_slice(),
-            ids: ids.into_boxed_slice(),
-            patterns,
-        })
+            slot(p[m - 3], p[m - 2], p[m - 1])
+        };
+        let ids = Slots::new(&patterns, SLOTS, last_block, |i| i as u32);
+        Some(ShiftSet { fold, m, shift, ids, patterns })
     }
 
     /// The leftmost-longest match starting at or after `at`: (start, end).
@@ -108,8 +91,7 @@ impl ShiftSet {
                 continue;
             }
             let start = end + 1 - self.m;
-            let ids = &self.ids[self.bucket[s] as usize..self.bucket[s + 1] as usize];
-            for &id in ids {
+            for &id in self.ids.get(s) {
                 let p = &self.patterns[id as usize];
                 if let Some(window) = hay.get(start..start + p.len()) {
                     if window.iter().zip(p.iter()).all(|(&h, &n)| fold[usize::from(h)] == n) {

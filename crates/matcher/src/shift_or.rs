@@ -23,6 +23,8 @@
 //! is the longest at that start, and starts are checked in order, which is
 //! grep -F's leftmost-longest rule.
 
+use crate::slots::Slots;
+
 /// The groups: one bit each in a byte.
 const GROUPS: usize = 8;
 /// The pairs of a start the filter looks at, at most: one byte per offset.
@@ -53,14 +55,12 @@ pub(crate) struct ShiftOrSet {
     key_len: usize,
     /// The shortest string's length.
     min_len: usize,
-    /// Per hashed key: the range in `ids` of the strings that begin so
-    /// (each with its key, compared first), longest first.
-    bucket: Box<[u32]>,
-    ids: Box<[(u64, u32)]>,
+    /// Per hashed key: the strings that begin so (each with its key,
+    /// compared first), longest first.
+    keyed: Slots<(u64, u32)>,
     /// Keeps a key's bytes of a word: `key_len` bytes.
     key_mask: u64,
-    /// The number of slots (`bucket`'s length less one, a power of two),
-    /// less one.
+    /// The number of slots (a power of two), less one.
     slot_mask: usize,
     patterns: Vec<Box<[u8]>>,
 }
@@ -119,29 +119,17 @@ impl ShiftOrSet {
         let slots = (patterns.len() * 2).next_power_of_two().max(16);
         let slot_mask = slots - 1;
         let slot_of = |p: &[u8]| key_slot(key(p, key_len), slot_mask);
-        let mut counts = vec![0u32; slots + 1];
-        for p in &patterns {
-            counts[slot_of(p) + 1] += 1;
-        }
-        for i in 0..slots {
-            counts[i + 1] += counts[i];
-        }
-        let mut ids = vec![(0u64, 0u32); patterns.len()];
-        let mut next = counts.clone();
-        // Longest first within a slot: the first that matches is the longest.
-        let mut order: Vec<usize> = (0..patterns.len()).collect();
-        order.sort_by_key(|&i| std::cmp::Reverse(patterns[i].len()));
-        for i in order {
-            let s = slot_of(&patterns[i]);
-            ids[next[s] as usize] = (key(&patterns[i], key_len), i as u32);
-            next[s] += 1;
-        }
+        let keyed = Slots::new(
+            &patterns,
+            slots,
+            |i| slot_of(&patterns[i]),
+            |i| (key(&patterns[i], key_len), i as u32),
+        );
         Some(ShiftOrSet {
             reach,
             key_len,
             min_len,
-            bucket: counts.into_boxed_slice(),
-            ids: ids.into_boxed_slice(),
+            keyed,
             key_mask: u64::MAX >> (64 - 8 * key_len),
             slot_mask,
             patterns,
@@ -160,9 +148,10 @@ impl ShiftOrSet {
             None => key(rest, self.key_len),
         };
         let s = key_slot(key, self.slot_mask);
-        let ids = &self.ids[self.bucket[s] as usize..self.bucket[s + 1] as usize];
         let tail = &rest[self.key_len..];
-        ids.iter()
+        self.keyed
+            .get(s)
+            .iter()
             .filter(|&&(k, _)| k == key)
             .map(|&(_, id)| &self.patterns[id as usize])
             .find(|p| tail.starts_with(&p[self.key_len..]))
