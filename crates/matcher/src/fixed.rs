@@ -1,10 +1,12 @@
 //! Fixed strings (`-F`): one string by a vector search (literal.rs); several by the
 //! regex engine (see [`regex_engine_first`], decided by the builder), a
 //! case-blind pair filter, a shift table, windows of four bytes, a shift-or
-//! filter or Aho-Corasick.
+//! filter or Aho-Corasick; the last two only around a part every string
+//! holds, when there is one (factor.rs).
 
 use aho_corasick::{AhoCorasick, Input, MatchKind};
 
+use crate::factor::Factored;
 use crate::fold::{FoldByte, FoldFinder};
 use crate::fold_set::FoldSet;
 use crate::literal::LiteralFinder;
@@ -44,6 +46,8 @@ enum Search {
     /// More strings than a packed search holds, of three bytes or more,
     /// case-sensitive.
     ShiftOr(Box<ShiftOrSet>),
+    /// A search run only around the places of a part every string holds.
+    Factored(Box<Factored>, Box<Search>),
     /// Anything else (a string of one to three bytes among several, the
     /// empty string).
     Automaton(AhoCorasick),
@@ -115,14 +119,15 @@ impl FixedMatcher {
             [_, _, ..] if quads_first(patterns, ignore_case) => {
                 QuadSet::new(patterns).map(|s| Search::Quads(Box::new(s)))
             }
-            [_, _, ..] if shift_or_first(patterns, ignore_case) => {
-                ShiftOrSet::new(patterns).map(|s| Search::ShiftOr(Box::new(s)))
-            }
-            [_, _, ..] => {
-                ignore_case.then(|| FoldSet::new(patterns).map(Search::FoldSet)).flatten().or_else(
-                    || ShiftSet::new(patterns, ignore_case).map(|s| Search::Shift(Box::new(s))),
-                )
-            }
+            [_, _, ..] if shift_or_first(patterns, ignore_case) => ShiftOrSet::new(patterns)
+                .map(|s| factored(patterns, ignore_case, Search::ShiftOr(Box::new(s)))),
+            [_, _, ..] => ignore_case
+                .then(|| FoldSet::new(patterns).map(Search::FoldSet))
+                .flatten()
+                .or_else(|| {
+                    ShiftSet::new(patterns, ignore_case)
+                        .map(|s| factored(patterns, ignore_case, Search::Shift(Box::new(s))))
+                }),
             _ => None,
         };
         let search = match search {
@@ -140,7 +145,22 @@ impl FixedMatcher {
 
     /// The search's name, for `--debug`.
     pub(crate) fn engine(&self) -> &'static str {
-        match &self.search {
+        self.search.name()
+    }
+}
+
+/// `set`, searched only around a part every pattern holds when they share
+/// one (factor.rs).
+fn factored(patterns: &[Vec<u8>], ignore_case: bool, set: Search) -> Search {
+    match Factored::new(patterns, ignore_case) {
+        Some(part) => Search::Factored(Box::new(part), Box::new(set)),
+        None => set,
+    }
+}
+
+impl Search {
+    fn name(&self) -> &'static str {
+        match self {
             Search::One(f) if f.uses_pair() => "substring search (pair, 64 wide)",
             Search::One(_) => "substring search (memmem)",
             Search::Folded(_) => "case-blind substring search",
@@ -148,7 +168,32 @@ impl FixedMatcher {
             Search::Shift(_) => "shift table (Wu-Manber)",
             Search::Quads(_) => "windows of four bytes (64 wide)",
             Search::ShiftOr(_) => "shift-or filter over hashed pairs",
+            Search::Factored(_, set) => match **set {
+                Search::ShiftOr(_) => "shared part, then the shift-or filter around it",
+                Search::Shift(_) => "shared part, then the shift table around it",
+                _ => "shared part, then the set around it",
+            },
             Search::Automaton(_) => "aho-corasick",
+        }
+    }
+
+    /// The leftmost-longest match at or after `at` (start, end).
+    #[inline]
+    fn find_at(&self, haystack: &[u8], at: usize) -> Option<(usize, usize)> {
+        match self {
+            Search::One(f) => f.find(&haystack[at..]).map(|i| (at + i, at + i + f.needle().len())),
+            Search::Folded(f) => f.find(&haystack[at..]).map(|i| (at + i, at + i + f.len())),
+            Search::FoldSet(f) => f.find_at(haystack, at),
+            Search::Shift(s) => s.find_at(haystack, at),
+            Search::Quads(s) => s.find_at(haystack, at),
+            Search::ShiftOr(s) => s.find_at(haystack, at),
+            Search::Factored(part, set) => {
+                part.find_at(haystack, at, |h, from| set.find_at(h, from))
+            }
+            Search::Automaton(ac) => {
+                let input = Input::new(haystack).span(at..haystack.len());
+                ac.find(input).map(|m| (m.start(), m.end()))
+            }
         }
     }
 }
@@ -156,23 +201,7 @@ impl FixedMatcher {
 impl Matcher for FixedMatcher {
     #[inline]
     fn find_at(&self, haystack: &[u8], at: usize) -> Result<Option<Match>, Error> {
-        Ok(match &self.search {
-            Search::One(f) => {
-                let len = f.needle().len();
-                f.find(&haystack[at..]).map(|i| Match::new(at + i, at + i + len))
-            }
-            Search::Folded(f) => {
-                f.find(&haystack[at..]).map(|i| Match::new(at + i, at + i + f.len()))
-            }
-            Search::FoldSet(f) => f.find_at(haystack, at).map(|(s, e)| Match::new(s, e)),
-            Search::Shift(s) => s.find_at(haystack, at).map(|(s, e)| Match::new(s, e)),
-            Search::Quads(s) => s.find_at(haystack, at).map(|(s, e)| Match::new(s, e)),
-            Search::ShiftOr(s) => s.find_at(haystack, at).map(|(s, e)| Match::new(s, e)),
-            Search::Automaton(ac) => {
-                let input = Input::new(haystack).span(at..haystack.len());
-                ac.find(input).map(|m| Match::new(m.start(), m.end()))
-            }
-        })
+        Ok(self.search.find_at(haystack, at).map(|(s, e)| Match::new(s, e)))
     }
 
     fn min_len(&self) -> usize {

@@ -37,6 +37,7 @@
 
 mod check;
 mod dialect;
+mod factor;
 mod fixed;
 mod fold;
 mod fold_set;

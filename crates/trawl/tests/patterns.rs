@@ -138,8 +138,10 @@ engines!(fixed_strings_backslash_and_anchors_literal, |e| {
 });
 // Several fixed strings go to one of five searches by their number, their
 // case and their lengths (the regex engine's alternation, the shift table,
-// windows of four bytes, the shift-or filter, Aho-Corasick); each must give
-// grep -F's leftmost-longest matches.
+// windows of four bytes, the shift-or filter, Aho-Corasick), the shift-or
+// filter only around a part all strings hold when they share one (`many`:
+// `ident_0`; `many_suffix`: `_tl`); each must give grep -F's
+// leftmost-longest matches.
 engines!(many_fixed_strings_agree_with_grep_in_every_search, |e| {
     let t = Tree::new();
     // Overlapping strings, one the prefix of another, shared blocks of three
@@ -160,6 +162,14 @@ engines!(many_fixed_strings_agree_with_grep_in_every_search, |e| {
             i * 11 % 1000
         ));
         text.push_str("suspend_resume_pm abcd abcdab cdabcdab\n");
+        // Strings of a set sharing a suffix: whole, with too few or too
+        // many leading bytes, one holding the suffix twice.
+        let (j, k) = (i % 80, (i * 7 + 3) % 80);
+        text.push_str(&format!(
+            "_tl.ab_tlcdefgh {}{j}_tl_tl x_tl_tl p{k}_t _tl {}{k}_tl p{j}_tl\n",
+            "p".repeat(j % 9 + 1),
+            "p".repeat(i % 11),
+        ));
         // A longer string at the same start, whose rarest bytes (`QJQJ`)
         // come after the shorter one's.
         text.push_str("x pm_resume_QJQJ y\n");
@@ -176,6 +186,12 @@ engines!(many_fixed_strings_agree_with_grep_in_every_search, |e| {
     let prefixes: String = (0..200).map(|i| format!("ident_{i:04}_xy\n")).collect();
     t.file("many_prefixes", format!("{ids}{prefixes}"));
     t.file("many_short", format!("{ids}abc\ndab\n_x \nume\n"));
+    // More than 64 strings that all hold `_tl` (factor.rs), most at their
+    // end: a match may start before the first `_tl` and hold a later one,
+    // and end past where one holding the first could (`ab_tlcdefgh`, found
+    // before `_tlcd` in `_tl.ab_tlcdefgh`).
+    let suffixed: String = (0..80).map(|j| format!("{}{j}_tl\n", "p".repeat(j % 9 + 1))).collect();
+    t.file("many_suffix", format!("{suffixed}x_tl_tl\nab_tlcdefgh\n_tlcd\n"));
     // 9 to 64 strings of four bytes or more: windows of four bytes at
     // different offsets, strings that overlap or hold one another.
     let some: String = (0..30).map(|i| format!("ident_{:04}_x\n", i * 33)).collect();
@@ -190,9 +206,18 @@ engines!(many_fixed_strings_agree_with_grep_in_every_search, |e| {
     // the shift table, or Aho-Corasick when one is under four bytes;
     // case-sensitive, 9 to 64 windows of four bytes (AVX-512 VBMI), more
     // than 64 the shift-or filter.
-    for pats in
-        ["two", "six", "short", "short6", "short20", "some", "many", "many_prefixes", "many_short"]
-    {
+    for pats in [
+        "two",
+        "six",
+        "short",
+        "short6",
+        "short20",
+        "some",
+        "many",
+        "many_prefixes",
+        "many_short",
+        "many_suffix",
+    ] {
         for case in [None, Some("-i")] {
             for out in [["-o", "-b"], ["-c", "-H"], ["-n", "-H"]] {
                 let mut args: Vec<&str> = case.into_iter().collect();

@@ -1,0 +1,294 @@
+//! Many fixed strings that all hold one substring (a shared prefix, suffix
+//! or inner part, e.g. 1,000 identifiers ending in `_init`): the substring
+//! alone is searched with the one-literal vector search (literal.rs), and
+//! the set's own search runs only around each place it occurs.
+//!
+//! The shift-or filter (shift_or.rs) looks at every byte, ~1.4 ns a byte
+//! for 1,000 strings, the shift table under `-i` ~3; the shared part's
+//! vector search a tenth of that or less. Measured: see [`Factored`].
+//!
+//! Every match holds the shared part, so the first place it occurs at or
+//! after the search's start bounds where the leftmost match can be: a match
+//! holding it there starts at most `longest - part` bytes before it and
+//! ends at most `longest` bytes after. The set is searched in that window;
+//! where it finds nothing, no match holds that place and the search goes on
+//! to the next one. A part that occurs too often for this to pay (more than
+//! once per [`BYTES_PER_MISS`] bytes, past [`FREE_MISSES`] places) hands
+//! the rest of the haystack to the set's own search.
+
+use memchr::memmem;
+
+use crate::fold::{FoldByte, FoldFinder};
+use crate::literal::LiteralFinder;
+
+/// The shortest shared part searched for on its own.
+const MIN_PART: usize = 3;
+
+/// Places of the part without a match allowed before the rate applies.
+const FREE_MISSES: usize = 16;
+
+/// Past the free ones, one place without a match allowed per this many
+/// bytes searched: a window costs the set's search over up to twice the
+/// longest string, ~350 ns for the shift-or filter (649 `struct` names,
+/// 807k places in 300 MB), what that filter spends on ~250 bytes of text.
+const BYTES_PER_MISS: usize = 256;
+
+/// The shared part of a set of fixed strings and where matches can lie
+/// around it.
+///
+/// Measured (one thread, `-c -F -f`, the first 300 MB of the kernel
+/// sources file, CPU time of the shift-or filter or the shift table alone
+/// -> around the shared part, and rg's; then the same with `-i`):
+///
+/// | strings | shared part | ms | `-i` ms |
+/// |---|---|---|---|
+/// | 1,000 identifiers + `_QZX` (no match) | suffix | 433 -> 53, rg 67 | 967 -> 50, rg 2,602 |
+/// | `QZX_` + 1,000 identifiers | prefix | 441 -> 52, rg 67 | 1,060 -> 52, rg 85 |
+/// | 1,000 identifiers with `QZXW` inside | inner | 445 -> 54, rg 951 | 737 -> 50, rg 2,260 |
+/// | 426 `CONFIG_` symbols (7,338 lines) | prefix | 371 -> 77, rg 63 | 676 -> 80, rg 101 |
+/// | 184 `..._ops` names (10,246 lines) | suffix | 396 -> 73, rg 773 | 1,341 -> 72, rg 743 |
+/// | 649 `struct` names (126,574 lines) | prefix, common | 411 -> 345, rg 88 | 612 -> 263, rg 162 |
+///
+/// Where the part is this common (a place every 371 bytes), each window
+/// costs more than the text it stands for; rg confirms its prefix's places
+/// with its automaton, not a search of the set.
+#[derive(Debug)]
+pub(crate) struct Factored {
+    part: Part,
+    /// The longest string's length.
+    longest: usize,
+}
+
+/// The search for the shared part.
+#[derive(Debug)]
+enum Part {
+    Exact(Box<LiteralFinder>),
+    /// Either case of its ASCII letters (`-i`).
+    Folded(FoldFinder),
+}
+
+impl Part {
+    fn find(&self, hay: &[u8]) -> Option<usize> {
+        match self {
+            Part::Exact(f) => f.find(hay),
+            Part::Folded(f) => f.find(hay),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Part::Exact(f) => f.needle().len(),
+            Part::Folded(f) => f.len(),
+        }
+    }
+}
+
+impl Factored {
+    /// The search of `patterns`' longest shared part, when it has
+    /// [`MIN_PART`] bytes or more; `ignore_case` folds ASCII letters, as
+    /// the set's search does.
+    pub(crate) fn new(patterns: &[Vec<u8>], ignore_case: bool) -> Option<Factored> {
+        let longest = patterns.iter().map(Vec::len).max()?;
+        let part = match ignore_case {
+            false => Part::Exact(Box::new(LiteralFinder::new(shared_part(patterns)?))),
+            true => {
+                let lower: Vec<Vec<u8>> = patterns.iter().map(|p| p.to_ascii_lowercase()).collect();
+                let part = shared_part(&lower)?;
+                Part::Folded(FoldFinder::new(
+                    part.iter().map(|&b| FoldByte::ignoring_case(b)).collect(),
+                )?)
+            }
+        };
+        Some(Factored { part, longest })
+    }
+
+    /// The shared part's length.
+    #[cfg(test)]
+    pub(crate) fn part_len(&self) -> usize {
+        self.part.len()
+    }
+
+    /// The leftmost-longest match at or after `at` (start, end), given
+    /// `set`, the set's own search: `set(hay, from)` is the leftmost-longest
+    /// match of the strings in `hay` starting at `from` or after.
+    pub(crate) fn find_at(
+        &self,
+        hay: &[u8],
+        at: usize,
+        set: impl Fn(&[u8], usize) -> Option<(usize, usize)>,
+    ) -> Option<(usize, usize)> {
+        let part_len = self.part.len();
+        let mut from = at;
+        let mut misses = 0;
+        loop {
+            let place = from + self.part.find(&hay[from..])?;
+            // Every match at `at` or after holds the part at `place` or
+            // after (the places before were ruled out): it starts here at
+            // the earliest.
+            let start = (place + part_len).saturating_sub(self.longest).max(at);
+            // One that holds the part at `place` ends here at the latest.
+            let end = (place + self.longest).min(hay.len());
+            if let Some((s, e)) = set(&hay[..end], start) {
+                // A match starting before `s` (holding a later place of
+                // the part) ends before `s + longest`, and so do all the
+                // strings at the leftmost start.
+                let all_by = (s + self.longest).min(hay.len());
+                if all_by <= end {
+                    return Some((s, e));
+                }
+                return set(&hay[..all_by], start);
+            }
+            misses += 1;
+            from = place + 1;
+            if misses > FREE_MISSES && misses > (from - at) / BYTES_PER_MISS {
+                // The part is common here: the set's own search for the
+                // rest. No match starts at `place` or before: it would
+                // hold the part there.
+                return set(hay, from);
+            }
+        }
+    }
+}
+
+/// The longest substring of at least [`MIN_PART`] bytes that every pattern
+/// holds (the first of the shortest pattern's, when several are as long).
+fn shared_part(patterns: &[Vec<u8>]) -> Option<&[u8]> {
+    let shortest = patterns.iter().min_by_key(|p| p.len())?;
+    // The pattern that ruled out the last candidate is asked first: most
+    // candidates fail on one of a few patterns.
+    let mut first_to_ask = 0;
+    for len in (MIN_PART..=shortest.len()).rev() {
+        'candidates: for candidate in shortest.windows(len) {
+            let finder = memmem::Finder::new(candidate);
+            if finder.find(&patterns[first_to_ask]).is_none() {
+                continue;
+            }
+            for (i, p) in patterns.iter().enumerate() {
+                if finder.find(p).is_none() {
+                    first_to_ask = i;
+                    continue 'candidates;
+                }
+            }
+            return Some(candidate);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn bytes(strs: &[&str]) -> Vec<Vec<u8>> {
+        strs.iter().map(|s| s.as_bytes().to_vec()).collect()
+    }
+
+    /// Leftmost-longest by brute force.
+    fn brute(pats: &[Vec<u8>], hay: &[u8], at: usize) -> Option<(usize, usize)> {
+        (at..=hay.len()).find_map(|s| {
+            pats.iter().filter(|p| hay[s..].starts_with(p)).map(|p| (s, s + p.len())).max()
+        })
+    }
+
+    #[test]
+    fn the_shared_part_is_the_longest_substring_all_strings_hold() {
+        assert_eq!(
+            shared_part(&bytes(&["abc_init", "x_init", "long_name_init"])),
+            Some(&b"_init"[..])
+        );
+        assert_eq!(
+            shared_part(&bytes(&["CONFIG_A", "CONFIG_BB", "CONFIG_"])),
+            Some(&b"CONFIG_"[..])
+        );
+        assert_eq!(shared_part(&bytes(&["aQZXWb", "ccQZXW", "QZXWdd"])), Some(&b"QZXW"[..]));
+        assert_eq!(shared_part(&bytes(&["abc", "abd"])), None, "two bytes are too few");
+        assert_eq!(shared_part(&bytes(&["task", "other"])), None);
+    }
+
+    #[test]
+    fn a_string_holding_the_part_twice_or_at_a_later_place_is_found_leftmost() {
+        // `xx_QZ` starts before `_QZ` of the first place but holds a later one.
+        let pats = bytes(&["a_QZ", "bbbbbbbbbb_QZ_QZ", "_QZc"]);
+        let f = Factored::new(&pats, false).unwrap();
+        assert_eq!(f.part_len(), 3);
+        for hay in [
+            &b"...bbbbbbbbbb_QZ_QZ..."[..],
+            b"_QZ_QZ a_QZc bbbbbbbbbb_QZ_QZ",
+            b"xx_QZc",
+            b"bbbbbbbbbb_QZ_Q",
+            b"a_QZ_QZc",
+        ] {
+            for at in 0..=hay.len() {
+                let set = |h: &[u8], from: usize| brute(&pats, h, from);
+                assert_eq!(f.find_at(hay, at, set), brute(&pats, hay, at), "{hay:?} from {at}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_match_ending_past_the_first_window_but_starting_earlier_wins() {
+        // The window of the first `_QQ` ends at 11: `_QQx` (6..10) lies in
+        // it, `ab_QQxdefgh` (4..15) starts earlier and ends past it.
+        let pats = bytes(&["ab_QQxdefgh", "_QQx", "_QQz"]);
+        let f = Factored::new(&pats, false).unwrap();
+        let hay = b"_QQ.ab_QQxdefgh";
+        let set = |h: &[u8], from: usize| brute(&pats, h, from);
+        assert_eq!(f.part_len(), 3);
+        assert_eq!(f.find_at(hay, 0, set), Some((4, 15)));
+    }
+
+    #[test]
+    fn a_common_part_hands_the_rest_to_the_set() {
+        // `_QZ` everywhere, the match at the end: the search hands over and
+        // still finds it.
+        let pats = bytes(&["a_QZb", "cc_QZdd"]);
+        let f = Factored::new(&pats, false).unwrap();
+        let mut hay = b"x_QZy ".repeat(2000);
+        hay.extend_from_slice(b"cc_QZdd");
+        let calls = std::cell::Cell::new(0);
+        let set = |h: &[u8], from: usize| {
+            calls.set(calls.get() + 1);
+            brute(&pats, h, from)
+        };
+        assert_eq!(f.find_at(&hay, 0, set), Some((12000, 12007)));
+        assert!(calls.get() < 200, "{} windows searched", calls.get());
+    }
+
+    #[test]
+    fn a_case_blind_part_is_found_in_either_case() {
+        let pats = bytes(&["foo_Init", "bar_INIT", "x_init"]);
+        let f = Factored::new(&pats, true).unwrap();
+        assert_eq!(f.part_len(), 5, "`_init` whatever the case");
+        let brute_i = |h: &[u8], from: usize| {
+            let lower = h.to_ascii_lowercase();
+            let pats: Vec<Vec<u8>> = pats.iter().map(|p| p.to_ascii_lowercase()).collect();
+            brute(&pats, &lower, from)
+        };
+        let hay = b"_INIT x _iNiT BAR_init foo_inIT";
+        assert_eq!(f.find_at(hay, 0, brute_i), Some((14, 22)));
+        assert_eq!(f.find_at(hay, 15, brute_i), Some((23, 31)));
+        assert!(Factored::new(&pats, false).is_none(), "case-sensitive, they share `_` only");
+    }
+
+    proptest! {
+        #[test]
+        fn every_search_agrees_with_brute_force(
+            stems in proptest::collection::vec(
+                (proptest::collection::vec(proptest::sample::select(b"ab_\n".to_vec()), 0..6),
+                 proptest::collection::vec(proptest::sample::select(b"ab_\n".to_vec()), 0..6)),
+                1..8),
+            hay in proptest::collection::vec(proptest::sample::select(b"ab_QZ\n".to_vec()), 0..300),
+        ) {
+            let pats: Vec<Vec<u8>> = stems
+                .iter()
+                .map(|(a, b)| [&a[..], b"QZ_", &b[..]].concat())
+                .collect();
+            let f = Factored::new(&pats, false).unwrap();
+            for at in 0..=hay.len() {
+                let set = |h: &[u8], from: usize| brute(&pats, h, from);
+                prop_assert_eq!(f.find_at(&hay, at, set), brute(&pats, &hay, at));
+            }
+        }
+    }
+}
