@@ -28,6 +28,15 @@ use crate::literal::LiteralFinder;
 /// The shortest shared part searched for on its own.
 const MIN_PART: usize = 3;
 
+/// The longest part looked for: a longer one would not be rarer in text
+/// to any purpose, and the candidates grow with its square.
+const MAX_PART: usize = 32;
+
+/// Sets whose shortest string is longer than this are not looked at: the
+/// candidates grow with its length (each of its substrings of
+/// [`MIN_PART`]-[`MAX_PART`] bytes).
+const MAX_SHORTEST: usize = 1024;
+
 /// Places of the part without a match allowed before the rate applies.
 const FREE_MISSES: usize = 16;
 
@@ -239,14 +248,15 @@ impl Factored {
     }
 }
 
-/// The longest substring of at least [`MIN_PART`] bytes that every pattern
-/// holds (the first of the shortest pattern's, when several are as long).
+/// The longest substring of [`MIN_PART`] to [`MAX_PART`] bytes that every
+/// pattern holds (the first of the shortest pattern's, when several are as
+/// long).
 fn shared_part(patterns: &[Vec<u8>]) -> Option<&[u8]> {
-    let shortest = patterns.iter().min_by_key(|p| p.len())?;
+    let shortest = patterns.iter().min_by_key(|p| p.len()).filter(|p| p.len() <= MAX_SHORTEST)?;
     // The pattern that ruled out the last candidate is asked first: most
     // candidates fail on one of a few patterns.
     let mut first_to_ask = 0;
-    for len in (MIN_PART..=shortest.len()).rev() {
+    for len in (MIN_PART..=shortest.len().min(MAX_PART)).rev() {
         'candidates: for candidate in shortest.windows(len) {
             let finder = memmem::Finder::new(candidate);
             if finder.find(&patterns[first_to_ask]).is_none() {
@@ -293,6 +303,10 @@ mod tests {
         assert_eq!(shared_part(&bytes(&["aQZXWb", "ccQZXW", "QZXWdd"])), Some(&b"QZXW"[..]));
         assert_eq!(shared_part(&bytes(&["abc", "abd"])), None, "two bytes are too few");
         assert_eq!(shared_part(&bytes(&["task", "other"])), None);
+        let long = [b"x".repeat(40), b"y".repeat(40)].concat();
+        assert_eq!(shared_part(&[long.clone(), long.clone()]).map(<[u8]>::len), Some(MAX_PART));
+        let longer = b"z".repeat(MAX_SHORTEST + 1);
+        assert_eq!(shared_part(&[longer.clone(), longer]), None, "not looked at");
     }
 
     #[test]
