@@ -20,6 +20,14 @@
 //! string starting at or before `s` has been looked at: those up to `s`
 //! plus the largest offset. The leftmost start wins, the longest string at
 //! it: grep -F's leftmost-longest rule.
+//!
+//! A window common in the text (`QQQQ` of `QQQQa`..`QQQQk` in a run of `Q`)
+//! flags every position, each checked against its bucket's strings: 50 MB
+//! of `Q` took 3.4 s of CPU (rg 0.12). Once checks fail more often than
+//! once per [`BYTES_PER_MISS`] bytes (past [`FREE_MISSES`]), the rest goes
+//! to an Aho-Corasick automaton of the strings, whose search is linear.
+
+use aho_corasick::{AhoCorasick, Input, MatchKind};
 
 use crate::fold::byte_commonness;
 use crate::wide_pairs::WidePairs;
@@ -28,6 +36,13 @@ use crate::wide_pairs::WidePairs;
 const WINDOW: usize = 4;
 /// The buckets: a bit each in a byte.
 const BUCKETS: usize = 8;
+
+/// Failed checks a search allows before the rate applies.
+const FREE_MISSES: usize = 16;
+
+/// Past the free ones, one failed check allowed per this many bytes
+/// scanned: a check costs ~10-20 ns, the automaton ~1 ns a byte.
+const BYTES_PER_MISS: usize = 16;
 
 /// A set of fixed strings found by a window of four bytes in each.
 #[derive(Clone, Debug)]
@@ -42,6 +57,21 @@ pub(crate) struct QuadSet {
     reach: usize,
     /// Whether the 64-wide scan runs (AVX-512 BW and VBMI).
     wide: bool,
+    /// The strings, leftmost-longest, for text where the windows flood.
+    whole: AhoCorasick,
+}
+
+/// A search's failed checks, counted against the bytes it scanned.
+struct Misses {
+    at: usize,
+    count: usize,
+}
+
+impl Misses {
+    /// Whether the checks failed too often by `pos`.
+    fn flooded(&self, pos: usize) -> bool {
+        self.count > FREE_MISSES && self.count > (pos - self.at) / BYTES_PER_MISS
+    }
 }
 
 /// The offset of the window of `literal` whose bytes are least common
@@ -77,12 +107,12 @@ impl QuadSet {
         if !Self::takes(literals) {
             return None;
         }
-        Some(Self::build(literals, true))
+        Self::build(literals, true)
     }
 
     /// The set, with the 64-wide scan or without (any CPU: a position at a
     /// time, as the wide scan does the last ones).
-    fn build(literals: &[Vec<u8>], wide: bool) -> QuadSet {
+    fn build(literals: &[Vec<u8>], wide: bool) -> Option<QuadSet> {
         let mut buckets: [Vec<(usize, usize)>; BUCKETS] = Default::default();
         let mut tables = Box::new([[0u8; 128]; WINDOW]);
         let mut reach = 0;
@@ -95,21 +125,27 @@ impl QuadSet {
             }
             reach = reach.max(at);
         }
+        let whole =
+            AhoCorasick::builder().match_kind(MatchKind::LeftmostLongest).build(literals).ok()?;
         let literals = literals.iter().map(|lit| lit.as_slice().into()).collect();
-        QuadSet { literals, buckets, tables, reach, wide }
+        Some(QuadSet { literals, buckets, tables, reach, wide, whole })
     }
 
     /// The leftmost-longest match starting at or after `at`: (start, end).
     pub(crate) fn find_at(&self, hay: &[u8], at: usize) -> Option<(usize, usize)> {
         let mut best = None;
         let mut pos = at;
+        let mut misses = Misses { at, count: 0 };
         #[cfg(target_arch = "x86_64")]
         if self.wide {
             // SAFETY: `wide` is set only where the CPU has AVX-512 BW and
             // VBMI (QuadSet::takes).
-            pos = unsafe { self.scan_vbmi(hay, at, &mut best) };
+            pos = unsafe { self.scan_vbmi(hay, at, &mut best, &mut misses) };
             if self.done(best, pos) {
                 return best;
+            }
+            if misses.flooded(pos) {
+                return self.hand_over(hay, at, pos, best);
             }
         }
         // A position at a time: the last ones, or all without the wide scan.
@@ -119,14 +155,34 @@ impl QuadSet {
             let w = &hay[pos..pos + WINDOW];
             let buckets = entry(0, w[0]) & entry(1, w[1]) & entry(2, w[2]) & entry(3, w[3]);
             if buckets != 0 {
-                self.check(hay, at, pos, buckets, &mut best);
+                self.check(hay, at, pos, buckets, &mut best, &mut misses);
             }
             pos += 1;
             if self.done(best, pos) {
                 break;
             }
+            if misses.flooded(pos) {
+                return self.hand_over(hay, at, pos, best);
+            }
         }
         best
+    }
+
+    /// The leftmost-longest match at `at` or after, when every window before
+    /// `pos` has been looked at and `best` holds what they found: the
+    /// automaton from the first start a window at `pos` or after can have.
+    fn hand_over(
+        &self,
+        hay: &[u8],
+        at: usize,
+        pos: usize,
+        best: Option<(usize, usize)>,
+    ) -> Option<(usize, usize)> {
+        let from = pos.saturating_sub(self.reach).max(at);
+        let input = Input::new(hay).span(from..hay.len());
+        let found = self.whole.find(input).map(|m| (m.start(), m.end()));
+        // The leftmost, then the longest.
+        best.into_iter().chain(found).min_by_key(|&(s, e)| (s, std::cmp::Reverse(e)))
     }
 
     /// Whether no window at `pos` or after can belong to a string starting
@@ -146,6 +202,7 @@ impl QuadSet {
         pos: usize,
         buckets: u8,
         best: &mut Option<(usize, usize)>,
+        misses: &mut Misses,
     ) {
         let mut bits = buckets;
         while bits != 0 {
@@ -155,6 +212,7 @@ impl QuadSet {
                 let Some(start) = pos.checked_sub(offset).filter(|&s| s >= at) else { continue };
                 let literal = &self.literals[lit];
                 if !hay[start..].starts_with(literal) {
+                    misses.count += 1;
                     continue;
                 }
                 let end = start + literal.len();
@@ -171,15 +229,21 @@ impl QuadSet {
 
     /// The windows at `at` and after, 64 positions a vector, while four
     /// loads of 64 bytes fit: flagged positions are checked into `best`,
-    /// and the scan stops once [`QuadSet::done`]. Returns the first
-    /// position not looked at.
+    /// and the scan stops once [`QuadSet::done`] or the checks flood.
+    /// Returns the first position not looked at.
     ///
     /// # Safety
     ///
     /// The CPU must support AVX-512 BW and VBMI.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
-    unsafe fn scan_vbmi(&self, hay: &[u8], at: usize, best: &mut Option<(usize, usize)>) -> usize {
+    unsafe fn scan_vbmi(
+        &self,
+        hay: &[u8],
+        at: usize,
+        best: &mut Option<(usize, usize)>,
+        misses: &mut Misses,
+    ) -> usize {
         let mut pos = at;
         loop {
             // SAFETY: the caller guarantees AVX-512 BW and VBMI.
@@ -188,10 +252,10 @@ impl QuadSet {
                     while hits != 0 {
                         let lane = hits.trailing_zeros() as usize;
                         hits &= hits - 1;
-                        self.check(hay, at, base + lane, lanes[lane], best);
+                        self.check(hay, at, base + lane, lanes[lane], best, misses);
                     }
                     pos = base + 64;
-                    if self.done(*best, pos) {
+                    if self.done(*best, pos) || misses.flooded(pos) {
                         return pos;
                     }
                 }
@@ -268,7 +332,7 @@ mod tests {
             .map(|s| pats.iter().filter(|p| hay[s..].starts_with(p)).map(|p| s + p.len()).max())
             .collect();
         let naive = |at: usize| (at..hay.len()).find_map(|s| longest[s].map(|end| (s, end)));
-        let mut sets = vec![QuadSet::build(pats, false)];
+        let mut sets: Vec<QuadSet> = QuadSet::build(pats, false).into_iter().collect();
         sets.extend(QuadSet::new(pats));
         for set in &sets {
             let mut at = 0;
@@ -342,6 +406,26 @@ mod tests {
                 every_match(&pats, &hay);
             }
         }
+    }
+
+    #[test]
+    fn a_window_that_floods_hands_the_rest_to_the_automaton() {
+        // `QQQQ`, the window of nine strings, at every position of a run of
+        // `Q`: the checks flood within the first vector. The tenth string's
+        // window (`zjqx`) lies 30 bytes into it, past where the scan stopped,
+        // its start before: the automaton starts early enough to find it.
+        let mut pats: Vec<Vec<u8>> = (b'j'..=b'r').map(|c| [&b"QQQQ"[..], &[c]].concat()).collect();
+        let tenth = [b"e".repeat(30), b"zjqxe".to_vec()].concat();
+        pats.push(tenth.clone());
+        let hay = [b"Q".repeat(40), tenth, b"Q".repeat(100)].concat();
+        let mut sets: Vec<QuadSet> = QuadSet::build(&pats, false).into_iter().collect();
+        sets.extend(QuadSet::new(&pats));
+        for set in &sets {
+            assert_eq!(set.reach, 30);
+            assert_eq!(set.find_at(&hay, 0), Some((40, 75)), "wide {}", set.wide);
+            assert_eq!(set.find_at(&hay, 41), None, "wide {}", set.wide);
+        }
+        every_match(&pats, &hay);
     }
 
     #[test]
