@@ -1,8 +1,8 @@
 //! Fixed strings (`-F`): one string by a vector search (literal.rs); several by the
 //! regex engine (see [`regex_engine_first`], decided by the builder), a
 //! case-blind pair filter, a shift table, windows of four bytes, a shift-or
-//! filter or Aho-Corasick; the last two only around a part every string
-//! holds, when there is one (factor.rs).
+//! filter or Aho-Corasick; the shift table and the shift-or filter only
+//! around a part every string holds, when there is one (factor.rs).
 
 use aho_corasick::{AhoCorasick, Input, MatchKind};
 
