@@ -319,7 +319,8 @@ mod tests {
 
     #[test]
     fn a_string_holding_the_part_twice_or_at_a_later_place_is_found_leftmost() {
-        // `xx_QZ` starts before `_QZ` of the first place but holds a later one.
+        // `bbbbbbbbbb_QZ_QZ` holds the part twice, and in
+        // `_QZ_QZ a_QZc ...` two places hold no match before one that does.
         let pats = bytes(&["a_QZ", "bbbbbbbbbb_QZ_QZ", "_QZc"]);
         let f = Factored::new(&pats, false).unwrap();
         assert_eq!(f.part_len(), 3);
