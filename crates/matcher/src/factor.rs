@@ -22,6 +22,7 @@
 use aho_corasick::{AhoCorasick, AhoCorasickKind, Anchored, Input, MatchKind, StartKind};
 use memchr::memmem;
 
+use crate::budget::MissBudget;
 use crate::fold::{FoldByte, FoldFinder};
 use crate::literal::LiteralFinder;
 
@@ -96,15 +97,14 @@ struct AtStart {
 }
 
 impl AtStart {
-    /// `patterns` (lowercased under `-i`: `folded`) each hold `part` first
-    /// at the same offset.
+    /// `patterns` (lowercased under `-i`: `folded`) each hold the part
+    /// `finder` looks for first at the same offset.
     fn new(
         patterns: &[Vec<u8>],
         folded: &[Vec<u8>],
-        part: &[u8],
+        finder: &memmem::Finder<'_>,
         ignore_case: bool,
     ) -> Option<AtStart> {
-        let finder = memmem::Finder::new(part);
         let offset = finder.find(&folded[0])?;
         if folded.iter().any(|p| finder.find(p) != Some(offset)) {
             return None;
@@ -166,14 +166,14 @@ impl Factored {
                 &lower
             }
         };
-        let shared = shared_part(folded)?;
+        let (shared, finder) = shared_part(folded)?;
         let part = match ignore_case {
             false => Part::Exact(Box::new(LiteralFinder::new(shared))),
             true => Part::Folded(FoldFinder::new(
                 shared.iter().map(|&b| FoldByte::ignoring_case(b)).collect(),
             )?),
         };
-        let at_start = AtStart::new(patterns, folded, shared, ignore_case);
+        let at_start = AtStart::new(patterns, folded, &finder, ignore_case);
         Some(Factored { part, longest, at_start })
     }
 
@@ -198,6 +198,7 @@ impl Factored {
         let part_len = self.part.len();
         let mut from = at;
         let mut misses = 0;
+        let budget = MissBudget { base: at, free: FREE_MISSES, bytes: BYTES_PER_MISS };
         loop {
             let place = from + self.part.find(&hay[from..])?;
             // Every match at `at` or after holds the part at `place` or
@@ -218,7 +219,7 @@ impl Factored {
             }
             misses += 1;
             from = place + 1;
-            if misses > FREE_MISSES && misses > (from - at) / BYTES_PER_MISS {
+            if budget.spent(misses, from) {
                 // The part is common here: the set's own search for the
                 // rest. No match starts at `place` or before: it would
                 // hold the part there.
@@ -238,6 +239,7 @@ impl Factored {
         // A place before this one would stand for a start before `at`.
         let mut from = at + anchored.offset;
         let mut checks = 0;
+        let budget = MissBudget { base: at, free: FREE_MISSES, bytes: BYTES_PER_CHECK };
         while from <= hay.len() {
             let place = from + self.part.find(&hay[from..])?;
             // Places come in order, and so do their starts: the first
@@ -247,7 +249,7 @@ impl Factored {
             }
             checks += 1;
             from = place + 1;
-            if checks > FREE_MISSES && checks > (from - at) / BYTES_PER_CHECK {
+            if budget.spent(checks, from) {
                 // No match starts at this place's start or before.
                 return set(hay, from - anchored.offset);
             }
@@ -258,8 +260,8 @@ impl Factored {
 
 /// The longest substring of [`MIN_PART`] to [`MAX_PART`] bytes that every
 /// pattern holds (the first of the shortest pattern's, when several are as
-/// long).
-fn shared_part(patterns: &[Vec<u8>]) -> Option<&[u8]> {
+/// long), and its finder.
+fn shared_part(patterns: &[Vec<u8>]) -> Option<(&[u8], memmem::Finder<'_>)> {
     let shortest = patterns.iter().min_by_key(|p| p.len()).filter(|p| p.len() <= MAX_SHORTEST)?;
     // The pattern that ruled out the last candidate is asked first: most
     // candidates fail on one of a few patterns.
@@ -276,7 +278,7 @@ fn shared_part(patterns: &[Vec<u8>]) -> Option<&[u8]> {
                     continue 'candidates;
                 }
             }
-            return Some(candidate);
+            return Some((candidate, finder));
         }
     }
     None
@@ -291,6 +293,11 @@ mod tests {
         strs.iter().map(|s| s.as_bytes().to_vec()).collect()
     }
 
+    /// The shared part alone.
+    fn part_of(patterns: &[Vec<u8>]) -> Option<&[u8]> {
+        shared_part(patterns).map(|(part, _)| part)
+    }
+
     /// Leftmost-longest by brute force.
     fn brute(pats: &[Vec<u8>], hay: &[u8], at: usize) -> Option<(usize, usize)> {
         (at..=hay.len()).find_map(|s| {
@@ -300,21 +307,15 @@ mod tests {
 
     #[test]
     fn the_shared_part_is_the_longest_substring_all_strings_hold() {
-        assert_eq!(
-            shared_part(&bytes(&["abc_init", "x_init", "long_name_init"])),
-            Some(&b"_init"[..])
-        );
-        assert_eq!(
-            shared_part(&bytes(&["CONFIG_A", "CONFIG_BB", "CONFIG_"])),
-            Some(&b"CONFIG_"[..])
-        );
-        assert_eq!(shared_part(&bytes(&["aQZXWb", "ccQZXW", "QZXWdd"])), Some(&b"QZXW"[..]));
-        assert_eq!(shared_part(&bytes(&["abc", "abd"])), None, "two bytes are too few");
-        assert_eq!(shared_part(&bytes(&["task", "other"])), None);
+        assert_eq!(part_of(&bytes(&["abc_init", "x_init", "long_name_init"])), Some(&b"_init"[..]));
+        assert_eq!(part_of(&bytes(&["CONFIG_A", "CONFIG_BB", "CONFIG_"])), Some(&b"CONFIG_"[..]));
+        assert_eq!(part_of(&bytes(&["aQZXWb", "ccQZXW", "QZXWdd"])), Some(&b"QZXW"[..]));
+        assert_eq!(part_of(&bytes(&["abc", "abd"])), None, "two bytes are too few");
+        assert_eq!(part_of(&bytes(&["task", "other"])), None);
         let long = [b"x".repeat(40), b"y".repeat(40)].concat();
-        assert_eq!(shared_part(&[long.clone(), long.clone()]).map(<[u8]>::len), Some(MAX_PART));
+        assert_eq!(part_of(&[long.clone(), long.clone()]).map(<[u8]>::len), Some(MAX_PART));
         let longer = b"z".repeat(MAX_SHORTEST + 1);
-        assert_eq!(shared_part(&[longer.clone(), longer]), None, "not looked at");
+        assert_eq!(part_of(&[longer.clone(), longer]), None, "not looked at");
     }
 
     #[test]

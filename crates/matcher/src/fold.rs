@@ -14,6 +14,8 @@
 //! so comparing `hay[i] | mask[i]` with the lowercased needle is exact, with
 //! `mask` 0x20 at letters that fold and 0 elsewhere.
 
+use crate::budget::MissBudget;
+
 /// One byte of a needle: its value (lowercase when it folds) and the bit
 /// ORed into the haystack byte before comparing.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
@@ -49,11 +51,9 @@ impl FoldByte {
     }
 }
 
-/// Failed checks a bounded search allows before any rate applies.
-const FLOOD_SLACK: usize = 32;
-
-/// Past the slack, one failed check per this many bytes is allowed.
-const FLOOD_BYTES: usize = 16;
+/// Failed checks a scan that hands over allows: 32, then one per 16
+/// bytes of its haystack.
+const FLOOD_BUDGET: MissBudget = MissBudget { base: 0, free: 32, bytes: 16 };
 
 /// What [`FoldFinder::find_or_flood`] found.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
@@ -65,10 +65,10 @@ pub(crate) enum PairScan {
     Flooded(usize),
 }
 
-/// Whether a scan that hands over has failed too many starts by `base`:
-/// more than one per [`FLOOD_BYTES`] past the [`FLOOD_SLACK`].
+/// Whether a scan that hands over has failed too many starts by `base`
+/// ([`FLOOD_BUDGET`]).
 fn past_flood_limit(flood: Flood, failed: usize, base: usize) -> bool {
-    flood == Flood::HandOver && failed > FLOOD_SLACK + base / FLOOD_BYTES
+    flood == Flood::HandOver && FLOOD_BUDGET.spent(failed, base)
 }
 
 impl PairScan {

@@ -35,6 +35,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod budget;
 mod check;
 mod dialect;
 mod factor;

@@ -29,6 +29,7 @@
 
 use aho_corasick::{AhoCorasick, Input, MatchKind};
 
+use crate::budget::MissBudget;
 use crate::fold::byte_commonness;
 use crate::wide_pairs::WidePairs;
 
@@ -63,14 +64,21 @@ pub(crate) struct QuadSet {
 
 /// A search's failed checks, counted against the bytes it scanned.
 struct Misses {
-    at: usize,
+    budget: MissBudget,
     count: usize,
 }
 
 impl Misses {
+    fn new(at: usize) -> Misses {
+        Misses {
+            budget: MissBudget { base: at, free: FREE_MISSES, bytes: BYTES_PER_MISS },
+            count: 0,
+        }
+    }
+
     /// Whether the checks failed too often by `pos`.
     fn flooded(&self, pos: usize) -> bool {
-        self.count > FREE_MISSES && self.count > (pos - self.at) / BYTES_PER_MISS
+        self.budget.spent(self.count, pos)
     }
 }
 
@@ -135,7 +143,7 @@ impl QuadSet {
     pub(crate) fn find_at(&self, hay: &[u8], at: usize) -> Option<(usize, usize)> {
         let mut best = None;
         let mut pos = at;
-        let mut misses = Misses { at, count: 0 };
+        let mut misses = Misses::new(at);
         #[cfg(target_arch = "x86_64")]
         if self.wide {
             // SAFETY: `wide` is set only where the CPU has AVX-512 BW and

@@ -25,6 +25,8 @@
 
 use std::ops::Range;
 
+use crate::budget::MissBudget;
+
 /// The pairs searched for, in the order of their ids, and their tables.
 #[derive(Clone, Debug)]
 pub(crate) struct WidePairs {
@@ -63,22 +65,6 @@ impl Literals {
             })
             .collect();
         Literals { heads, holders: holders.to_vec() }
-    }
-}
-
-/// How many false candidates a search may check before it is flooded: more
-/// than `free`, plus one per `bytes` scanned from `base`.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct MissBudget {
-    pub(crate) base: usize,
-    pub(crate) free: usize,
-    pub(crate) bytes: usize,
-}
-
-impl MissBudget {
-    /// Whether `misses` are past the budget of a search that got to `at`.
-    pub(crate) fn spent(self, misses: usize, at: usize) -> bool {
-        misses > self.free + at.saturating_sub(self.base) / self.bytes
     }
 }
 
@@ -508,7 +494,8 @@ unsafe fn scan_vbmi<const UPPER: bool, const EXPECT: bool>(
 
 #[cfg(test)]
 mod tests {
-    use super::{Found, Literals, MissBudget, WidePairs};
+    use super::{Found, Literals, WidePairs};
+    use crate::budget::MissBudget;
     use proptest::prelude::*;
 
     /// Per pair: the literals holding it and its offset in each.

@@ -38,8 +38,9 @@ use std::ops::Range;
 use aho_corasick::packed::{Config, MatchKind, Searcher};
 use memchr::memmem;
 
+use crate::budget::MissBudget;
 use crate::fold::byte_commonness;
-use crate::wide_pairs::{Found, Literals, MissBudget, WidePairs};
+use crate::wide_pairs::{Found, Literals, WidePairs};
 
 /// The byte pair searched for.
 const WIDTH: usize = 2;
