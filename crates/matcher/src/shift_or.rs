@@ -163,6 +163,12 @@ impl ShiftOrSet {
         // Lanes 0..8 of `carry` are the starts `base - 7 ..= base`; those
         // before `at` are ruled out.
         let mut carry: u64 = u64::MAX >> 8;
+        // The pairs at `base .. base + 8` into the filter, and the first
+        // start they let pass that holds a string.
+        let mut feed = |pairs: &[u16; 8], base: usize| {
+            let done = self.block(pairs, &mut carry);
+            self.first_passed(hay, done, base)
+        };
         let mut base = at;
         // A run hashes the pairs at `base .. base + RUN` first (65 bytes),
         // then takes them eight at a time.
@@ -170,8 +176,7 @@ impl ShiftOrSet {
             // SAFETY: SSE2 is part of x86_64 (the other version needs nothing).
             let pairs = unsafe { hash_run(run.try_into().expect("a run's bytes")) };
             for block in pairs.chunks_exact(8) {
-                let done = self.block(block.try_into().expect("eight pairs"), &mut carry);
-                if let Some(found) = self.first_passed(hay, done, base) {
+                if let Some(found) = feed(block.try_into().expect("eight pairs"), base) {
                     return Some(found);
                 }
                 base += 8;
@@ -183,8 +188,7 @@ impl ShiftOrSet {
             for (j, d) in block.iter_mut().enumerate() {
                 *d = domain(bytes[j], bytes[j + 1]);
             }
-            let done = self.block(&block, &mut carry);
-            if let Some(found) = self.first_passed(hay, done, base) {
+            if let Some(found) = feed(&block, base) {
                 return Some(found);
             }
             base += 8;
