@@ -105,27 +105,31 @@ impl QuadSet {
     /// [`QuadSet::MAX`] of them, each holding four ASCII bytes in a row, and
     /// the CPU runs the 64-wide scan.
     pub(crate) fn takes(literals: &[Vec<u8>]) -> bool {
-        (Self::MIN..=Self::MAX).contains(&literals.len())
-            && literals.iter().all(|lit| rarest_window(lit).is_some())
-            && WidePairs::available()
+        Self::fits(literals) && literals.iter().all(|lit| rarest_window(lit).is_some())
+    }
+
+    /// Whether the count of `literals` and the CPU suit the set.
+    fn fits(literals: &[Vec<u8>]) -> bool {
+        (Self::MIN..=Self::MAX).contains(&literals.len()) && WidePairs::available()
     }
 
     /// The set, when [`QuadSet::takes`] the literals.
     pub(crate) fn new(literals: &[Vec<u8>]) -> Option<QuadSet> {
-        if !Self::takes(literals) {
+        if !Self::fits(literals) {
             return None;
         }
         Self::build(literals, true)
     }
 
     /// The set, with the 64-wide scan or without (any CPU: a position at a
-    /// time, as the wide scan does the last ones).
+    /// time, as the wide scan does the last ones); `None` when a string
+    /// holds no four ASCII bytes in a row.
     fn build(literals: &[Vec<u8>], wide: bool) -> Option<QuadSet> {
         let mut buckets: [Vec<(usize, usize)>; BUCKETS] = Default::default();
         let mut tables = Box::new([[0u8; 128]; WINDOW]);
         let mut reach = 0;
         for (i, lit) in literals.iter().enumerate() {
-            let at = rarest_window(lit).expect("checked by takes");
+            let at = rarest_window(lit)?;
             let bucket = i % BUCKETS;
             buckets[bucket].push((i, at));
             for (k, &b) in lit[at..at + WINDOW].iter().enumerate() {
@@ -449,5 +453,11 @@ mod tests {
         assert!(!QuadSet::takes(&high));
         let many: Vec<Vec<u8>> = (0..65).map(|i| format!("word{i}").into_bytes()).collect();
         assert!(!QuadSet::takes(&many));
+        // What `takes` refuses, the set is not built for either.
+        for refused in [&nine[..8], &short, &high, &many] {
+            assert!(QuadSet::new(refused).is_none());
+        }
+        assert!(QuadSet::build(&short, false).is_none(), "`abc` holds no window");
+        assert_eq!(QuadSet::new(&nine).is_some(), super::WidePairs::available());
     }
 }
