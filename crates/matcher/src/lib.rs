@@ -42,6 +42,7 @@ mod factor;
 mod fixed;
 mod fold;
 mod fold_set;
+mod follow;
 mod literal;
 mod pcre;
 mod pcre_info;
