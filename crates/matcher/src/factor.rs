@@ -108,8 +108,7 @@ pub(crate) struct Factored {
 #[derive(Debug)]
 struct AtStart {
     offset: usize,
-    /// Where the part ends in every string (`offset` + its length).
-    part_end: usize,
+    /// The bytes that follow the part in the strings.
     follow: Option<Follow>,
     /// The strings as given (not lowercased: the automaton folds them).
     patterns: Box<[Vec<u8>]>,
@@ -135,7 +134,7 @@ impl AtStart {
         let part_end = offset + finder.needle().len();
         let follow = Follow::new(patterns.iter().map(|p| &p[part_end..]), ignore_case);
         let patterns = patterns.into();
-        Some(AtStart { offset, part_end, follow, patterns, ignore_case, strings: OnceLock::new() })
+        Some(AtStart { offset, follow, patterns, ignore_case, strings: OnceLock::new() })
     }
 
     /// The anchored automaton, built on the first call.
@@ -269,6 +268,7 @@ impl Factored {
         anchored: &AtStart,
         set: impl Fn(&[u8], usize) -> Option<(usize, usize)>,
     ) -> Option<(usize, usize)> {
+        let part_len = self.part.len();
         // A place before this one would stand for a start before `at`.
         let mut from = at + anchored.offset;
         let mut checks = 0;
@@ -276,8 +276,7 @@ impl Factored {
         while from <= hay.len() {
             let place = from + self.part.find(&hay[from..])?;
             let start = place - anchored.offset;
-            let after = start + anchored.part_end;
-            if anchored.follow.as_ref().is_none_or(|f| f.admits(hay, after)) {
+            if anchored.follow.as_ref().is_none_or(|f| f.admits(hay, place + part_len)) {
                 let Some(strings) = anchored.strings() else {
                     // No automaton: no match starts before this place's
                     // start (it would hold an earlier place).
