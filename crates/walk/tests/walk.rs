@@ -290,3 +290,40 @@ fn short_reads_end_files_only_on_local_file_systems_when_asked() {
     assert!(!proc_files.is_empty());
     assert!(proc_files.iter().all(|(_, end)| !end), "files in /proc");
 }
+
+/// Every name of a directory whose listing takes several getdents64 calls
+/// (names of 1-255 bytes, so calls end at varying distances from the
+/// buffer's end), with and without the file systems asked.
+fn long_listing_is_read_whole_in(parent: &Path) {
+    let tmp = tempfile::tempdir_in(parent).unwrap();
+    let dir = tmp.path().join("long");
+    fs::create_dir(&dir).unwrap();
+    for i in 0..3000usize {
+        let len = 1 + (i * 37) % 255;
+        let stem = format!("{i}-");
+        let name: String =
+            stem.chars().chain(std::iter::repeat('n')).take(len.max(stem.len())).collect();
+        fs::write(dir.join(name), b"").unwrap();
+    }
+    let mut want = BTreeSet::new();
+    std_walk(&dir, "r", &mut want);
+    assert_eq!(want.len(), 3000);
+    for ask in [false, true] {
+        let mut w = WalkBuilder::new();
+        w.add_root_displayed(dir.as_os_str().as_bytes(), b"r").threads(1).file_systems(ask);
+        let (seen, _) = run(&w);
+        let got: BTreeSet<Vec<u8>> =
+            seen.into_iter().map(|(p, _)| p).filter(|p| p != b"r").collect();
+        assert_eq!(got, want, "file systems asked: {ask}");
+    }
+}
+
+#[test]
+fn a_listing_longer_than_one_read_is_read_whole_on_tmpfs() {
+    long_listing_is_read_whole_in(Path::new("/dev/shm"));
+}
+
+#[test]
+fn a_listing_longer_than_one_read_is_read_whole_in_the_temporary_directory() {
+    long_listing_is_read_whole_in(&std::env::temp_dir());
+}
