@@ -129,6 +129,22 @@ engines!(fixed_strings_word_and_line, |e| {
     literal().parity(e).syntax("-F").args(["-w", "-n", "-e", "foo", "-e", "ab", "."]).check();
     literal().parity(e).syntax("-F").args(["-x", "-n", "-e", "foo", "-e", "a.b", "."]).check();
 });
+// GNU grep with several patterns and `-o -w` looks for the next match from
+// where the last one ended and takes that place for a word's start, printing
+// ` ` after `A` in `.A  b`; grep -P -w never prints a match a word character
+// precedes, and neither does trawl (docs/OPTIONS.md).
+engines!(several_fixed_strings_with_o_and_w_print_only_words_of_their_line, |e| {
+    let text = ".A  b\nxa a_ a\n  A. A\nA A  A\n";
+    let t = Tree::new();
+    t.parity(e)
+        .syntax("-F")
+        .grep_syntax("-P")
+        .stdin(text)
+        .args(["-o", "-w", "-b", "-e", "A", "-e", " ", "-e", "a"])
+        .grep_args(["-o", "-w", "-b", r"A|\x20|a"])
+        .exact()
+        .check();
+});
 engines!(fixed_strings_backslash_and_anchors_literal, |e| {
     literal()
         .parity(e)
