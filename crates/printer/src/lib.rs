@@ -577,6 +577,7 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
         offset: u64,
         sep: u8,
         column: Option<usize>,
+        text: Text,
     ) {
         let c = self.p.config;
         let before = self.p.out.len();
@@ -624,7 +625,8 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
         if c.byte_offset {
             self.number_field(offset, Field::Byte, sep);
         }
-        if c.initial_tab && self.p.out.len() > before {
+        // GNU grep: no tab before an empty line's (missing) text.
+        if c.initial_tab && self.p.out.len() > before && text == Text::NotEmpty {
             self.p.out.push(b'\t');
         }
     }
@@ -646,7 +648,14 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
             // line under -v has none, but its context lines do (`2-yes`).
             let mut at = 0;
             while let Some(m) = next_match(self.matcher, body, &mut at) {
-                self.prefix(info, page, info.offset + m.start as u64, sep, Some(m.start));
+                self.prefix(
+                    info,
+                    page,
+                    info.offset + m.start as u64,
+                    sep,
+                    Some(m.start),
+                    Text::NotEmpty,
+                );
                 self.only_match(body, m, selected);
             }
             return Ok(());
@@ -671,13 +680,13 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
         if c.vimgrep && selected && !matches.is_empty() {
             // One line per match, each with its column.
             for m in &matches {
-                self.prefix(info, page, info.offset, sep, Some(m.start));
+                self.prefix(info, page, info.offset, sep, Some(m.start), Text::of(body));
                 self.body_text(body, &matches, selected)?;
                 self.p.out.push(term);
             }
             return Ok(());
         }
-        self.prefix(info, page, info.offset, sep, matches.first().map(|m| m.start));
+        self.prefix(info, page, info.offset, sep, matches.first().map(|m| m.start), Text::of(body));
         self.body_text(body, &matches, selected)?;
         self.p.out.push(term);
         Ok(())
@@ -729,7 +738,7 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
                 for part in body[m.start..m.end].split(|&b| b == term) {
                     let line = line_info(piece);
                     let column = Some(piece - line_start_in(body, piece, term));
-                    self.prefix(line, page, line.offset, sep, column);
+                    self.prefix(line, page, line.offset, sep, column, Text::of(part));
                     let span = [Match::new(0, part.len())];
                     self.shaped(part, &span, selected, c.colors.is_some());
                     self.p.out.push(term);
@@ -744,7 +753,7 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
         let mut at = 0;
         for text in body.split(|&b| b == term) {
             let line = line_info(at);
-            self.prefix(line, page, line.offset, sep, None);
+            self.prefix(line, page, line.offset, sep, None, Text::of(text));
             self.body_text(text, &[], selected)?;
             self.p.out.push(term);
             at += text.len() + 1;
@@ -886,6 +895,22 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
     }
 }
 
+/// Whether a prefix is followed by text: `-T`'s tab goes only before some.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+enum Text {
+    Empty,
+    NotEmpty,
+}
+
+impl Text {
+    fn of(text: &[u8]) -> Text {
+        match text.is_empty() {
+            true => Text::Empty,
+            false => Text::NotEmpty,
+        }
+    }
+}
+
 #[derive(Clone, Copy)]
 enum Field {
     Line,
@@ -1010,7 +1035,7 @@ impl<M: Matcher> Sink for FileSink<'_, '_, M> {
             return Ok(true);
         }
         let column = Some((at - line.offset) as usize);
-        self.prefix(line, None, at, b':', column);
+        self.prefix(line, None, at, b':', column, Text::of(text));
         self.only_match(text, Match::new(0, text.len()), true);
         self.line_done()
     }

@@ -397,10 +397,12 @@ impl Config {
             OutputMode::Files
         } else if flag("quiet") {
             OutputMode::Quiet
-        } else if flag("files_with_matches") {
-            OutputMode::FilesWithMatches
-        } else if flag("files_without_match") {
-            OutputMode::FilesWithoutMatch
+        } else if flag("files_with_matches") || flag("files_without_match") {
+            // The later of -l and -L wins, as in grep.
+            match switched_on(m, &["files_with_matches"], &["files_without_match"]) {
+                true => OutputMode::FilesWithMatches,
+                false => OutputMode::FilesWithoutMatch,
+            }
         } else if flag("count") {
             OutputMode::Count
         } else if flag("json") {

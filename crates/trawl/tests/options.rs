@@ -19,6 +19,9 @@ parity!(files_with_matches, basic, ["-l", "foo", "."]);
 parity!(files_without_match, basic, ["-L", "foo", "."]);
 parity!(files_with_matches_inverted, basic, ["-l", "-v", "foo", "."]);
 parity!(files_without_match_when_every_file_matches, basic, ["-L", "", "."]);
+// The later of -l and -L decides, as in grep.
+parity!(files_without_match_after_files_with_matches_wins, basic, ["-l", "-L", "foo", "."]);
+parity!(files_with_matches_after_files_without_match_wins, basic, ["-L", "-c", "-l", "foo", "."]);
 parity!(quiet_exits_zero_on_a_match, basic, ["-q", "foo", "."]);
 parity!(quiet_exits_one_without_a_match, basic, ["-q", "zzz_not_there", "."]);
 parity!(no_match_exits_one_and_prints_nothing, basic, ["zzz_not_there", "."]);
@@ -587,6 +590,21 @@ engines!(initial_tab_follows_the_prefix, |e| {
         &["-T", "-n", "-C1", "b", "t1", "t2"],
         &["-T", "-Z", "-H", "a", "t1"],
         &["--initial-tab", "-h", "-n", "b", "t1", "t2"],
+    ] {
+        t.parity(e).trawl_args(["--sort", "path"]).args(opts).exact().check();
+    }
+});
+
+// GNU grep writes -T's tab only before text: an empty line, selected or
+// context, ends at its prefix.
+engines!(initial_tab_is_not_written_before_an_empty_line, |e| {
+    let t = Tree::new();
+    t.file("t1", "a\n\nb\n\n").file("t2", "\n");
+    for opts in [
+        &["-T", "-H", "-n", "-C1", "^a", "t1"][..],
+        &["-T", "-n", "^", "t1", "t2"],
+        &["-T", "-b", "-v", "b", "t1"],
+        &["-T", "-Z", "-H", "-A1", "a", "t1"],
     ] {
         t.parity(e).trawl_args(["--sort", "path"]).args(opts).exact().check();
     }
