@@ -13,6 +13,7 @@ mod hyperlink;
 mod json;
 mod pages;
 mod shape;
+mod width;
 
 pub use crate::json::summary as json_summary;
 pub use crate::json::IndexStats;
@@ -26,6 +27,7 @@ pub use crate::color::Colors;
 pub use crate::hyperlink::{aliases as hyperlink_aliases, Hyperlinks};
 pub use crate::pages::{PageBreaks, PageReader};
 pub use crate::shape::{MaxColumns, Template};
+pub use crate::width::StreamSize;
 
 /// What is printed for each file.
 #[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
@@ -326,6 +328,7 @@ impl<'c> Printer<'c> {
             binary_counted: false,
             pages: None,
             within: None,
+            number_width: 0,
         }
     }
 }
@@ -391,6 +394,8 @@ pub struct FileSink<'p, 'c, M> {
     pages: Option<&'p PageBreaks>,
     /// The stream is a member of an archive: JSON lines name the chain.
     within: Option<Within<'p>>,
+    /// `-T`: line numbers and byte offsets are right-aligned to this width.
+    number_width: usize,
 }
 
 impl<'p, M: Matcher> FileSink<'p, '_, M> {
@@ -399,6 +404,16 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
     /// fragment), and JSON lines carry `page`.
     pub fn with_pages(mut self, pages: &'p PageBreaks) -> Self {
         self.pages = Some(pages);
+        self
+    }
+
+    /// The stream's size as known before it is read: under `-T`, line
+    /// numbers and byte offsets are aligned to the widest it allows.
+    pub fn sized(mut self, size: StreamSize) -> Self {
+        let c = self.p.config;
+        if c.initial_tab {
+            self.number_width = width::number_width(size, c.line_number);
+        }
         self
     }
 
@@ -518,7 +533,10 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
     fn number_field(&mut self, n: u64, which: Field, sep: u8) {
         let c = self.p.config;
         let mut b = itoa_buf();
-        let digits = fmt_u64(&mut b, n);
+        let digits = match which {
+            Field::Line | Field::Byte => width::right_aligned(&mut b, n, self.number_width),
+            Field::Column => fmt_u64(&mut b, n),
+        };
         let pick: fn(&Colors) -> &str = match which {
             Field::Line => |k| &k.line_number,
             Field::Column => |k| &k.line_number,
@@ -606,7 +624,7 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
                 if linked {
                     // The link ends after the number, before its separator.
                     let mut b = itoa_buf();
-                    let digits = fmt_u64(&mut b, n);
+                    let digits = width::right_aligned(&mut b, n, self.number_width);
                     color::paint(&mut self.p.out, c.colors.as_ref(), |k| &k.line_number, digits);
                     hyperlink::Hyperlinks::close(&mut self.p.out);
                     linked = false;
@@ -644,8 +662,12 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
         let body = self.body(line);
         let sep = if selected { b':' } else { b'-' };
         if c.only_matching {
-            // Every match of every printed line, as GNU grep: a selected
-            // line under -v has none, but its context lines do (`2-yes`).
+            // The matches of a line selected, or of a context line under
+            // -v (`2-yes`), as GNU grep: not those of a context line after
+            // -m's last selected line, nor a selected line's under -v.
+            if selected == c.invert {
+                return Ok(());
+            }
             let mut at = 0;
             while let Some(m) = next_match(self.matcher, body, &mut at) {
                 self.prefix(
@@ -732,6 +754,10 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
         };
         let body = self.body(record);
         if c.only_matching {
+            // As for a line (write_line): whose matches are printed.
+            if selected == c.invert {
+                return Ok(());
+            }
             let mut at = 0;
             while let Some(m) = next_match(self.matcher, body, &mut at) {
                 let mut piece = m.start;

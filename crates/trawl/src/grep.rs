@@ -4,7 +4,9 @@ use std::fs::File;
 use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
-use trawl_printer::{Counting, Naming, OutputMode, PageBreaks, PageReader, Printer, Stats, Within};
+use trawl_printer::{
+    Counting, Naming, OutputMode, PageBreaks, PageReader, Printer, Stats, StreamSize, Within,
+};
 use trawl_search::{FileHints, MapParts, SearchError, SearchSummary, Searcher, ShortRead};
 use trawl_walk::{Entry, FileType, Visitor, WalkBuilder, WalkError, WalkState};
 
@@ -117,7 +119,8 @@ pub fn run(ctx: &Context<'_>) -> Stats {
                         ex.stream(name, &mut io::stdin().lock(), 0, &mut members);
                     }
                     None => {
-                        v.search(name, Source::Stream(io::stdin().lock()), Naming::File);
+                        let size = stream_size(&stdin);
+                        v.search(name, Source::Stream(io::stdin().lock(), size), Naming::File);
                         // -m on a seekable standard input: leave it just after
                         // the last line used, for the next reader (as grep).
                         if let (Some(start), Some(at)) = (start, v.last.stopped_at) {
@@ -282,13 +285,22 @@ impl Visitor for InOrder<'_> {
     }
 }
 
+/// A regular file's size; other files' sizes are unknown (as GNU grep's
+/// `usable_st_size`).
+fn stream_size(file: &File) -> StreamSize {
+    match file.metadata() {
+        Ok(md) if md.file_type().is_file() => StreamSize::Known(md.len()),
+        _ => StreamSize::Unknown,
+    }
+}
+
 /// What one search reads.
 enum Source<'f, R> {
     /// A regular file, with what the walk knows of it.
     File(&'f File, FileHints),
     /// Anything else: standard input, a FIFO or device named on the
-    /// command line.
-    Stream(R),
+    /// command line, and its size if known (`-T` aligns numbers to it).
+    Stream(R, StreamSize),
 }
 
 /// One thread's searcher, printer and buffers.
@@ -373,9 +385,17 @@ impl<'a> GrepVisitor<'a> {
         if let Some(within) = within {
             sink = sink.within(within);
         }
+        if cfg.printer.initial_tab {
+            sink = sink.sized(match &source {
+                Source::File(f, hints) => {
+                    hints.size.map_or_else(|| stream_size(f), StreamSize::Known)
+                }
+                Source::Stream(_, size) => *size,
+            });
+        }
         let result = match source {
             Source::File(f, hints) => self.searcher.search_file(matcher, f, hints, &mut sink),
-            Source::Stream(r) => self.searcher.search_stream(matcher, r, None, &mut sink),
+            Source::Stream(r, _) => self.searcher.search_stream(matcher, r, None, &mut sink),
         };
         self.last_read_failed = matches!(result, Err(SearchError::Io(_)));
         let summary = {
@@ -465,7 +485,11 @@ impl Visitor for GrepVisitor<'_> {
                 if cfg.directories == Directories::Read {
                     match entry.open() {
                         Ok(dir) => {
-                            self.search(entry.path(), Source::Stream(&dir), Naming::File);
+                            self.search(
+                                entry.path(),
+                                Source::Stream(&dir, StreamSize::Unknown),
+                                Naming::File,
+                            );
                         }
                         Err(e) => self.ctx.report_path(entry.path(), &trawl_diag::io_message(&e)),
                     }
@@ -532,7 +556,11 @@ impl Visitor for GrepVisitor<'_> {
             if !included {
                 return WalkState::Continue;
             }
-            return self.search(entry.path(), Source::Stream(&file), Naming::File);
+            return self.search(
+                entry.path(),
+                Source::Stream(&file, StreamSize::Unknown),
+                Naming::File,
+            );
         }
         if self.is_the_output(&file, meta, entry.path()) {
             return WalkState::Continue;
@@ -671,13 +699,18 @@ impl Members<'_, '_> {
             Within { archive: &name[..name.len().saturating_sub(suffix)], members }
         });
         let state = match layout {
-            Layout::Lines => {
-                self.grep.search_with(name, Source::Stream(data), naming, None, within)
-            }
+            Layout::Lines => self.grep.search_with(
+                name,
+                Source::Stream(data, StreamSize::Unknown),
+                naming,
+                None,
+                within,
+            ),
             Layout::Pages => {
                 let breaks = PageBreaks::new();
                 let paged = PageReader::new(data, &breaks);
-                self.grep.search_with(name, Source::Stream(paged), naming, Some(&breaks), within)
+                let source = Source::Stream(paged, StreamSize::Unknown);
+                self.grep.search_with(name, source, naming, Some(&breaks), within)
             }
         };
         if self.grep.last_read_failed {

@@ -113,6 +113,20 @@ engines!(context_inverted, |e| {
 engines!(context_with_only_matching_prints_separators_only, |e| {
     ctx_only().parity(e).args(["-o", "-C", "1", "-n", r"\d+ match", "ctx.txt"]).exact().check();
 });
+// -o prints the matches of selected lines (of context lines under -v):
+// not those of the context lines after -m's last selected line.
+engines!(only_matching_prints_no_match_of_trailing_context_after_max_count, |e| {
+    ctx_only()
+        .parity(e)
+        .args(["-o", "-m", "2", "-A", "3", "-n", "match", "ctx.txt"])
+        .exact()
+        .check();
+    ctx_only()
+        .parity(e)
+        .args(["-o", "-m", "1", "-C", "2", "-v", "line", "ctx.txt"])
+        .exact()
+        .check();
+});
 engines!(context_at_file_start_and_end, |e| {
     ctx_only().parity(e).args(["-C", "5", "-n", "line (1|30)$", "ctx.txt"]).exact().check();
 });
@@ -593,6 +607,24 @@ engines!(initial_tab_follows_the_prefix, |e| {
     ] {
         t.parity(e).trawl_args(["--sort", "path"]).args(opts).exact().check();
     }
+});
+
+// -T right-aligns line numbers and byte offsets to the widest the stream
+// allows (GNU grep): the digits of a regular file's size (one more under
+// -n), 19 for a pipe.
+engines!(initial_tab_aligns_numbers_to_the_size_of_the_stream, |e| {
+    let t = Tree::new();
+    let long = format!("a\n{}\na\n", "b".repeat(95));
+    t.file("s9", "a\nb\na b\n").file("s99", &long[..long.len() - 1]).file("s100", &long);
+    for opts in [
+        &["-T", "-n", "a", "s9", "s99", "s100"][..],
+        &["-T", "-b", "a", "s9", "s99", "s100"],
+        &["-T", "-n", "-b", "-C1", "a", "s99"],
+        &["-T", "-o", "-b", "-h", "a", "s100"],
+    ] {
+        t.parity(e).trawl_args(["--sort", "path"]).args(opts).exact().check();
+    }
+    t.parity(e).args(["-T", "-n", "-b", "a"]).stdin(long.as_bytes()).exact().check();
 });
 
 // GNU grep writes -T's tab only before text: an empty line, selected or
