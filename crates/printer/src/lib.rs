@@ -145,6 +145,10 @@ pub enum Chunk {
     /// A later chunk of the same file, or output that belongs to no file
     /// (the `--stats` totals, a color reset).
     Continued,
+    /// A file's whole output when it holds no line, only its `binary file
+    /// matches` notice (which GNU grep writes to standard error): no `--`
+    /// before it, but the next file's group gets one, as in GNU grep.
+    Notice,
 }
 
 /// Where printers send finished output: standard output, under a lock.
@@ -329,6 +333,7 @@ impl<'c> Printer<'c> {
             pages: None,
             within: None,
             number_width: 0,
+            notice_only: false,
         }
     }
 }
@@ -396,6 +401,8 @@ pub struct FileSink<'p, 'c, M> {
     within: Option<Within<'p>>,
     /// `-T`: line numbers and byte offsets are right-aligned to this width.
     number_width: usize,
+    /// The file's output is its binary notice alone (no line before it).
+    notice_only: bool,
 }
 
 impl<'p, M: Matcher> FileSink<'p, '_, M> {
@@ -484,7 +491,11 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
         // not written).
         let (earlier, own) = self.p.out.split_at(self.start);
         let r = self.p.output.write(earlier, Chunk::FirstOfFile).and_then(|_| {
-            let chunk = if self.flushed { Chunk::Continued } else { Chunk::FirstOfFile };
+            let chunk = match (self.flushed, self.notice_only) {
+                (true, _) => Chunk::Continued,
+                (false, true) => Chunk::Notice,
+                (false, false) => Chunk::FirstOfFile,
+            };
             self.p.output.write(own, chunk)
         });
         self.flushed |= !own.is_empty();
@@ -1080,6 +1091,7 @@ impl<M: Matcher> Sink for FileSink<'_, '_, M> {
             OutputMode::Lines | OutputMode::Json if !self.binary_reported => {
                 self.binary_reported = true;
                 if self.p.config.mode == OutputMode::Lines {
+                    self.notice_only = !self.flushed && self.p.out.len() == self.start;
                     self.p.out.extend_from_slice(b"trawl: ");
                     self.p.out.extend_from_slice(self.path);
                     self.p.out.extend_from_slice(b": binary file matches\n");

@@ -275,6 +275,31 @@ pub fn utf8_locale() -> bool {
     })
 }
 
+/// What the last of -a, -I and --binary-files given asks for.
+fn binary_files_asked(m: &ArgMatches) -> Option<BinaryMode> {
+    let from_command_line =
+        |id: &str| m.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
+    let mut asked: Vec<(usize, BinaryMode)> = Vec::new();
+    for (id, mode) in [("text", BinaryMode::Text), ("skip_binary", BinaryMode::SkipFile)] {
+        if from_command_line(id) {
+            asked.extend(m.indices_of(id).into_iter().flatten().map(|at| (at, mode)));
+        }
+    }
+    if from_command_line("binary_files") {
+        let values = m.get_many::<String>("binary_files").into_iter().flatten();
+        let indices = m.indices_of("binary_files").into_iter().flatten();
+        asked.extend(indices.zip(values).map(|(at, v)| {
+            let mode = match v.as_str() {
+                "text" => BinaryMode::Text,
+                "without-match" => BinaryMode::SkipFile,
+                _ => BinaryMode::Detect,
+            };
+            (at, mode)
+        }));
+    }
+    asked.into_iter().max_by_key(|&(at, _)| at).map(|(_, mode)| mode)
+}
+
 /// The last index at which any of the flags `ids` was given.
 fn last_given(m: &ArgMatches, ids: &[&str]) -> Option<usize> {
     ids.iter()
@@ -438,18 +463,14 @@ impl Config {
             c
         });
         // With NUL ending lines, no byte makes a file binary (the C locale).
-        let binary = if flag("text") || terminator == LineTerminator::Nul {
-            BinaryMode::Text
-        } else if flag("skip_binary")
-            || (flag("code") && m.get_one::<String>("binary_files").is_none())
-        {
-            BinaryMode::SkipFile
-        } else {
-            match m.get_one::<String>("binary_files").map(String::as_str) {
-                Some("text") => BinaryMode::Text,
-                Some("without-match") => BinaryMode::SkipFile,
-                _ => BinaryMode::Detect,
-            }
+        // The later of -a, -I and --binary-files decides, as in grep; -k
+        // skips binary files unless one of them is given.
+        let asked = binary_files_asked(m);
+        let binary = match (terminator, asked) {
+            (LineTerminator::Nul, _) => BinaryMode::Text,
+            (_, Some(mode)) => mode,
+            (_, None) if flag("code") => BinaryMode::SkipFile,
+            (_, None) => BinaryMode::Detect,
         };
         let lines_out = mode == OutputMode::Lines || json;
         // --passthru: every line is printed, those not selected as context.
@@ -462,7 +483,7 @@ impl Config {
         let encoding = match m.get_one::<String>("encoding") {
             Some(label) => trawl_search::Encoding::for_label(label)
                 .ok_or_else(|| format!("unknown encoding '{label}' (an encoding_rs label such as latin1, utf-16le, shift_jis; or none)"))?,
-            None if flag("text") => trawl_search::Encoding::Raw,
+            None if asked == Some(BinaryMode::Text) => trawl_search::Encoding::Raw,
             None => trawl_search::Encoding::Sniff,
         };
         let searcher = SearcherConfig {

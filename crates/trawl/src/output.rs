@@ -93,24 +93,32 @@ impl Stdout {
         self.broken.load(Ordering::Relaxed)
     }
 
-    /// Writes files' outputs (one slice each), after everything written
-    /// before them (the walk calls this in walk order): `--` goes before
-    /// each as it would before an unsorted file's first chunk. Small output
+    /// Writes files' outputs (one slice each, as a [`Capture`] handed it
+    /// over: ended by the byte saying whether it holds lines), after
+    /// everything written before them (the walk calls this in walk order):
+    /// `--` goes before each as it would before an unsorted file's first
+    /// chunk. Small output
     /// is gathered for one large write; [`Stdout::flush`] writes the rest.
     pub fn write_in_order(&self, outputs: &[&[u8]]) -> io::Result<()> {
         let mut inner = self.lock();
         let inner = &mut *inner;
         let separator: &[u8] = if self.context { &self.separator } else { b"" };
-        // Whether `--` goes before an output: each is a file's group.
-        let separate = |inner: &mut Inner| {
-            let before = self.context && inner.group_written;
+        // Each output ends with the byte saying whether it holds lines.
+        let outputs: Vec<(&[u8], bool)> = outputs
+            .iter()
+            .filter_map(|o| o.split_last().map(|(&kind, o)| (o, kind == HOLDS_LINES)))
+            .collect();
+        // Whether `--` goes before an output: each is a file's group (a
+        // notice alone gets none, but counts as one for the next).
+        let separate = |inner: &mut Inner, lines: bool| {
+            let before = self.context && lines && inner.group_written;
             inner.group_written |= self.context;
             before
         };
-        let total = outputs.iter().map(|o| o.len() + separator.len()).sum::<usize>();
+        let total = outputs.iter().map(|(o, _)| o.len() + separator.len()).sum::<usize>();
         if inner.gathered.len() + total < WRITE_AT && !self.line_buffered {
-            for output in outputs {
-                if separate(inner) {
+            for &(output, lines) in &outputs {
+                if separate(inner, lines) {
                     inner.gathered.extend_from_slice(separator);
                 }
                 inner.gathered.extend_from_slice(output);
@@ -118,12 +126,12 @@ impl Stdout {
             return Ok(());
         }
         let mut seps = Vec::with_capacity(outputs.len());
-        for _ in outputs {
-            seps.push(separate(inner));
+        for &(_, lines) in &outputs {
+            seps.push(separate(inner, lines));
         }
         let mut slices = Vec::with_capacity(outputs.len() * 2 + 1);
         slices.push(IoSlice::new(&inner.gathered));
-        for (output, sep) in outputs.iter().zip(seps) {
+        for (&(output, _), sep) in outputs.iter().zip(seps) {
             if sep {
                 slices.push(IoSlice::new(separator));
             }
@@ -184,6 +192,11 @@ impl trawl_printer::Output for Stdout {
             }
             inner.group_written = true;
         }
+        // A binary file's notice alone: no `--` before it (GNU grep writes
+        // it to standard error), one before the next group.
+        if self.context && chunk == Chunk::Notice {
+            inner.group_written = true;
+        }
         let result = result.and_then(|_| inner.file.write_all(bytes));
         self.note_error(result)
     }
@@ -208,36 +221,57 @@ impl trawl_select::Output for Stdout {
 /// the walk takes it to write it in walk order (a file's output whole: one
 /// group of context, as [`Stdout::write_in_order`] expects).
 #[derive(Default)]
-pub struct Capture(Mutex<Vec<u8>>);
+pub struct Capture(Mutex<Held>);
+
+#[derive(Default)]
+struct Held {
+    bytes: Vec<u8>,
+    /// Some of it is lines (not only a binary notice: [`Chunk::Notice`]).
+    lines: bool,
+}
+
+/// The byte ending each output a [`Capture`] hands over: what it holds, for
+/// [`Stdout::write_in_order`] (which takes it off).
+const HOLDS_LINES: u8 = 1;
+const HOLDS_NOTICE: u8 = 0;
 
 impl Capture {
-    /// Moves what was captured to the end of `out`: large output moves,
-    /// small output is copied so the capture keeps its capacity.
+    /// Moves what was captured to the end of `out`, followed by the byte
+    /// telling what it is: large output moves, small output is copied so
+    /// the capture keeps its capacity.
     pub fn take_into(&self, out: &mut Vec<u8>) {
         let mut held = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        if out.is_empty() && held.len() >= WRITE_AT {
-            std::mem::swap(out, &mut held);
-        } else {
-            out.extend_from_slice(&held);
-            held.clear();
+        if held.bytes.is_empty() {
+            return;
         }
+        let kind = if held.lines { HOLDS_LINES } else { HOLDS_NOTICE };
+        held.lines = false;
+        if out.is_empty() && held.bytes.len() >= WRITE_AT {
+            std::mem::swap(out, &mut held.bytes);
+        } else {
+            out.extend_from_slice(&held.bytes);
+            held.bytes.clear();
+        }
+        out.push(kind);
     }
 
-    fn append(&self, bytes: &[u8]) {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).extend_from_slice(bytes);
+    fn append(&self, bytes: &[u8], chunk: Chunk) {
+        let mut held = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        held.bytes.extend_from_slice(bytes);
+        held.lines |= chunk != Chunk::Notice && !bytes.is_empty();
     }
 }
 
 impl trawl_printer::Output for Capture {
-    fn write(&self, bytes: &[u8], _chunk: Chunk) -> io::Result<()> {
-        self.append(bytes);
+    fn write(&self, bytes: &[u8], chunk: Chunk) -> io::Result<()> {
+        self.append(bytes, chunk);
         Ok(())
     }
 }
 
 impl trawl_select::Output for Capture {
     fn write(&self, bytes: &[u8]) -> io::Result<()> {
-        self.append(bytes);
+        self.append(bytes, Chunk::FirstOfFile);
         Ok(())
     }
 }

@@ -19,6 +19,22 @@ parity!(files_with_matches, basic, ["-l", "foo", "."]);
 parity!(files_without_match, basic, ["-L", "foo", "."]);
 parity!(files_with_matches_inverted, basic, ["-l", "-v", "foo", "."]);
 parity!(files_without_match_when_every_file_matches, basic, ["-L", "", "."]);
+// The later of -a, -I and --binary-files decides, as in grep.
+engines!(the_last_binary_files_option_wins, |e| {
+    let t = Tree::new();
+    t.file("bin", "foo\0\nfoo\n").file("txt", "foo\n");
+    for opts in [
+        &["-c", "-a", "-I"][..],
+        &["-c", "-I", "-a"],
+        &["-n", "-I", "--binary-files=binary"],
+        &["-n", "--binary-files=text", "-I", "--binary-files=binary"],
+        &["-c", "-a", "--binary-files=without-match"],
+        &["-n", "--binary-files=without-match", "--binary-files=text"],
+    ] {
+        t.parity(e).args(opts).args(["foo", "bin", "txt"]).check();
+    }
+});
+
 // The later of -l and -L decides, as in grep.
 parity!(files_without_match_after_files_with_matches_wins, basic, ["-l", "-L", "foo", "."]);
 parity!(files_with_matches_after_files_without_match_wins, basic, ["-L", "-c", "-l", "foo", "."]);
@@ -713,4 +729,36 @@ fn command_line_mistakes_are_reported_as_grep_does() {
     let trawl = t.trawl().args(["-d", "foo", "a", "f"]).run();
     assert_eq!(unprefixed(&trawl.stderr), unprefixed(&grep.stderr));
     trawl.assert_code(2);
+}
+
+// A binary file's notice (on standard output here, standard error in GNU
+// grep) gets no `--` before it, and the next group of context gets one as
+// in grep, whether files are written as they end or in order.
+#[test]
+fn binary_notice_takes_no_group_separator() {
+    let t = Tree::new();
+    t.file("a", "x\nmatch\ny\n").file("b", "match\0\n").file("c", "match\n");
+    t.file("d", "z\0match\n");
+    let is_notice = |l: &&[u8]| l.starts_with(b"trawl: ") && l.ends_with(b": binary file matches");
+    for ops in [&["a", "b", "c"][..], &["b", "a"], &["a", "b"], &["b", "d", "c"], &["a", "b", "d"]]
+    {
+        // One thread writes each file as it ends, in operand order.
+        for order in [&["-j", "1"][..], &["--sort", "path"]] {
+            let args = [&["-C", "1", "-H", "match"][..], ops].concat();
+            let grep = t.grep().env("LC_ALL", "C").args(&args).run();
+            let trawl = t.trawl().env("LC_ALL", "C").args(order).args(&args).run();
+            let got = crate::util::lines(&trawl.stdout);
+            let (notices, lines): (Vec<&[u8]>, Vec<&[u8]>) = got.into_iter().partition(is_notice);
+            let want_err = String::from_utf8_lossy(&grep.stderr).replace("grep: ", "trawl: ");
+            let mut want_notices: Vec<&str> = want_err.lines().collect();
+            want_notices.sort_unstable();
+            let mut notices: Vec<String> =
+                notices.iter().map(|l| String::from_utf8_lossy(l).into_owned()).collect();
+            notices.sort_unstable();
+            let ctx = format!("{ops:?} {order:?}\n{}\n{}", trawl.stdout_str(), grep.stdout_str());
+            assert_eq!(lines, crate::util::lines(&grep.stdout), "{ctx}");
+            assert_eq!(notices, want_notices, "{ctx}");
+            assert_eq!(trawl.code, grep.code, "{ctx}");
+        }
+    }
 }
