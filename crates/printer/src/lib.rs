@@ -145,6 +145,10 @@ pub enum Chunk {
     /// A later chunk of the same file, or output that belongs to no file
     /// (the `--stats` totals, a color reset).
     Continued,
+    /// A file whose lines printed nothing (`-o` finding no match in them):
+    /// no bytes, but a group all the same, as in GNU grep: `--` before it
+    /// when anything came before, and before the next group.
+    EmptyGroup,
     /// A file's whole output when it holds no line, only its `binary file
     /// matches` notice (which GNU grep writes to standard error): no `--`
     /// before it, but the next file's group gets one, as in GNU grep.
@@ -153,7 +157,8 @@ pub enum Chunk {
 
 /// Where printers send finished output: standard output, under a lock.
 pub trait Output: Sync {
-    /// Writes a chunk of one file's output (nothing for an empty chunk).
+    /// Writes a chunk of one file's output (nothing for an empty chunk but
+    /// [`Chunk::EmptyGroup`]'s `--`).
     fn write(&self, bytes: &[u8], chunk: Chunk) -> io::Result<()>;
 
     /// Keeps other threads from writing until [`Output::let_go`]: a file
@@ -334,6 +339,7 @@ impl<'c> Printer<'c> {
             within: None,
             number_width: 0,
             notice_only: false,
+            grouped: false,
         }
     }
 }
@@ -403,6 +409,8 @@ pub struct FileSink<'p, 'c, M> {
     number_width: usize,
     /// The file's output is its binary notice alone (no line before it).
     notice_only: bool,
+    /// Some line was printed (perhaps as nothing: `-o`), a group of context.
+    grouped: bool,
 }
 
 impl<'p, M: Matcher> FileSink<'p, '_, M> {
@@ -489,19 +497,25 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
     fn write_out(&mut self) -> io::Result<()> {
         // Output of earlier files first, as its own chunk (empty chunks are
         // not written).
+        let c = self.p.config;
         let (earlier, own) = self.p.out.split_at(self.start);
         let r = self.p.output.write(earlier, Chunk::FirstOfFile).and_then(|_| {
             let chunk = match (self.flushed, self.notice_only) {
                 (true, _) => Chunk::Continued,
                 (false, true) => Chunk::Notice,
+                // Groups are separated by `--` (not --heading's empty line).
+                (false, false) if own.is_empty() && self.grouped && c.context && !c.heading => {
+                    Chunk::EmptyGroup
+                }
                 (false, false) => Chunk::FirstOfFile,
             };
-            self.p.output.write(own, chunk)
+            self.p.output.write(own, chunk).map(|_| chunk)
         });
-        self.flushed |= !own.is_empty();
+        // An empty group counts as the file's first chunk.
+        self.flushed |= !own.is_empty() || matches!(r, Ok(Chunk::EmptyGroup));
         self.p.out.clear();
         self.start = 0;
-        r.map_err(output_error)
+        r.map(|_| ()).map_err(output_error)
     }
 
     /// After a line: write it now under `--line-buffered`, or what is held
@@ -662,6 +676,7 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
 
     fn write_line(&mut self, line: &[u8], info: LineInfo, selected: bool) -> io::Result<()> {
         let c = self.p.config;
+        self.grouped = true;
         if c.multiline && memchr::memchr(c.terminator.byte(), self.body(line)).is_some() {
             return self.write_record(line, info, selected);
         }

@@ -180,13 +180,13 @@ impl Stdout {
 
 impl trawl_printer::Output for Stdout {
     fn write(&self, bytes: &[u8], chunk: Chunk) -> io::Result<()> {
-        if bytes.is_empty() {
+        if bytes.is_empty() && chunk != Chunk::EmptyGroup {
             return Ok(());
         }
         let mut inner = self.lock();
         // Sorted output gathered so far comes first.
         let mut result = self.write_gathered(&mut inner);
-        if self.context && chunk == Chunk::FirstOfFile {
+        if self.context && matches!(chunk, Chunk::FirstOfFile | Chunk::EmptyGroup) {
             if inner.group_written && result.is_ok() {
                 result = inner.file.write_all(&self.separator);
             }
@@ -226,7 +226,8 @@ pub struct Capture(Mutex<Held>);
 #[derive(Default)]
 struct Held {
     bytes: Vec<u8>,
-    /// Some of it is lines (not only a binary notice: [`Chunk::Notice`]).
+    /// Some of it is lines (not only a binary notice: [`Chunk::Notice`]),
+    /// or lines that printed as nothing ([`Chunk::EmptyGroup`]).
     lines: bool,
 }
 
@@ -241,7 +242,7 @@ impl Capture {
     /// the capture keeps its capacity.
     pub fn take_into(&self, out: &mut Vec<u8>) {
         let mut held = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        if held.bytes.is_empty() {
+        if held.bytes.is_empty() && !held.lines {
             return;
         }
         let kind = if held.lines { HOLDS_LINES } else { HOLDS_NOTICE };
@@ -258,7 +259,11 @@ impl Capture {
     fn append(&self, bytes: &[u8], chunk: Chunk) {
         let mut held = self.0.lock().unwrap_or_else(|p| p.into_inner());
         held.bytes.extend_from_slice(bytes);
-        held.lines |= chunk != Chunk::Notice && !bytes.is_empty();
+        held.lines |= match chunk {
+            Chunk::Notice => false,
+            Chunk::EmptyGroup => true,
+            Chunk::FirstOfFile | Chunk::Continued => !bytes.is_empty(),
+        };
     }
 }
 

@@ -762,3 +762,20 @@ fn binary_notice_takes_no_group_separator() {
         }
     }
 }
+
+// A file whose lines print as nothing (-o, no match in them) is a group of
+// context all the same: `--` goes between it and its neighbours, as in GNU
+// grep, once per file, even with each line written as it comes.
+engines!(lines_printed_as_nothing_are_a_group_of_context, |e| {
+    let t = Tree::new();
+    t.file("a", "1\n2\n").file("b", "3\n").file("c", "4\nx5\n");
+    for opts in [
+        &["-o", "-C", "1", "x*"][..],
+        &["-o", "-A", "0", "x*", "--line-buffered"],
+        &["-o", "-v", "-m", "1", "-A", "1", "[0-9]"],
+    ] {
+        for order in [&["-j", "1"][..], &["--sort", "path"]] {
+            t.parity(e).trawl_args(order).args(opts).args(["a", "b", "c"]).exact().check();
+        }
+    }
+});
