@@ -373,6 +373,13 @@ pub fn preprocess(args: Vec<OsString>, cmd: &Command) -> Vec<OsString> {
             let letters = &b[1..];
             if let Some(p) = letters.iter().position(|c| takes_value.shorts.contains(c)) {
                 value_next = p == letters.len() - 1;
+                // getopt's value is the rest of the cluster, `=` included
+                // (`-e=x` looks for "=x"), where clap would drop the `=`.
+                if letters.get(p + 1) == Some(&b'=') {
+                    out.push(OsString::from_vec(b[..p + 2].to_vec()));
+                    out.push(OsString::from_vec(letters[p + 1..].to_vec()));
+                    continue;
+                }
             }
         } else if takes_value.longs.iter().any(|l| l == b) {
             value_next = true;
@@ -430,6 +437,19 @@ mod tests {
         // --color takes its value only after '='.
         assert_eq!(pre(&["--color", "-5", "x"]), ["--color", "--context=5", "x"]);
         assert_eq!(pre(&["--", "-5"]), ["--", "-5"]);
+    }
+
+    /// getopt gives a short option the rest of its cluster as its value,
+    /// `=` included; clap would drop a leading `=`.
+    #[test]
+    fn a_short_option_keeps_an_equals_sign_in_its_value() {
+        assert_eq!(pre(&["-e=x", "f"]), ["-e", "=x", "f"]);
+        assert_eq!(pre(&["-ie==", "f"]), ["-ie", "==", "f"]);
+        assert_eq!(pre(&["-m=1"]), ["-m", "=1"]);
+        assert_eq!(pre(&["-e", "-e=x"]), ["-e", "-e=x"]);
+        assert_eq!(pre(&["-ex=y"]), ["-ex=y"]);
+        assert_eq!(pre(&["--regexp=x"]), ["--regexp=x"]);
+        assert_eq!(pre(&["--", "-e=x"]), ["--", "-e=x"]);
     }
 
     #[test]

@@ -779,3 +779,13 @@ engines!(lines_printed_as_nothing_are_a_group_of_context, |e| {
         }
     }
 });
+
+// A short option's value is the rest of its cluster, `=` included, as
+// getopt reads it: `-e=foo` looks for "=foo", `-m=1` is no count.
+engines!(a_short_option_value_keeps_its_equals_sign, |e| {
+    let t = Tree::new();
+    t.parity(e).args(["-e=foo"]).stdin("foo\n=foo\n").exact().check();
+    t.parity(e).args(["-ie=FOO"]).stdin("foo\n=foo\n").exact().check();
+    t.parity(e).args(["-m=1", "foo"]).stdin("foo\n").errors_expected().exact().check();
+    t.parity(e).args(["-A=1", "foo"]).stdin("foo\n").errors_expected().exact().check();
+});
