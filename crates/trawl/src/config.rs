@@ -9,10 +9,10 @@ use trawl_index::visit::BinaryFiles;
 use trawl_matcher::{AnyMatcher, Engine, LineTerminator, MatcherBuilder, Syntax, Text};
 use trawl_printer::{Colors, OutputMode, PrinterConfig};
 use trawl_search::{BinaryMode, Cancel, MmapChoice, SearcherConfig};
-use trawl_select::glob::Glob;
-use trawl_select::rules::{Choice, EntryKind, GlobCase, Hidden, Rules, RulesBuilder};
+use trawl_select::rules::{GlobCase, Hidden, RulesBuilder};
 
 use crate::args::os_values;
+use crate::filter::Filter;
 use crate::patterns::Patterns;
 
 /// A path to search.
@@ -127,138 +127,11 @@ pub enum Directories {
     Skip,
 }
 
-/// `--include`, `--exclude` and `--exclude-dir`: fnmatch(3) patterns, as
-/// GNU grep matches them, on the bytes of names (never converted).
-pub struct Filter {
-    /// `--include` and `--exclude` in command-line order (true: include).
-    rules: Vec<(bool, Glob)>,
-    exclude_dir: Vec<Glob>,
-    /// ripgrep's choices: `--glob`, `--type`, `--no-hidden` (for entries
-    /// found by recursion).
-    pub chosen: Option<std::sync::Arc<Rules>>,
-    /// `--max-filesize`: larger files are skipped.
-    pub max_filesize: Option<u64>,
-}
-
-impl Filter {
-    /// Whether `--max-filesize` leaves out a file; `size` is asked only
-    /// when there is a limit (None: unknown, kept).
-    pub fn too_large(&self, size: impl FnOnce() -> Option<u64>) -> bool {
-        self.max_filesize.is_some_and(|limit| size().is_some_and(|s| s > limit))
-    }
-}
-
-/// What `--include` and `--exclude` say of a file.
-#[derive(Clone, Copy, Debug, Eq, PartialEq)]
-pub enum Verdict {
-    /// Searched: the last option naming it is an `--include`, or none
-    /// names it and the first option is not an `--include`.
-    Kept,
-    /// The last option naming it is an `--exclude`.
-    Excluded,
-    /// No option names it, and the first one is an `--include`.
-    NotIncluded,
-}
-
-fn glob(pattern: &[u8]) -> Result<Glob, String> {
-    Glob::new(pattern, false)
-        .map_err(|e| format!("invalid glob '{}': {e}", String::from_utf8_lossy(pattern)))
-}
-
-impl Filter {
-    fn new(m: &ArgMatches) -> Result<Filter, String> {
-        // GNU grep's rule: the last matching option wins, in command-line
-        // order, whichever kind it is.
-        let mut rules: Vec<(usize, bool, Glob)> = Vec::new();
-        for (id, include) in [("include", true), ("exclude", false)] {
-            let indices = m.indices_of(id).map(Iterator::collect::<Vec<_>>).unwrap_or_default();
-            for (g, at) in os_values(m, id).iter().zip(indices) {
-                rules.push((at, include, glob(g.as_bytes())?));
-            }
-        }
-        // --exclude-from=FILE: its globs, one per line, where the option is.
-        let indices =
-            m.indices_of("exclude_from").map(Iterator::collect::<Vec<_>>).unwrap_or_default();
-        for (file, at) in os_values(m, "exclude_from").iter().zip(indices) {
-            let text = std::fs::read(file).map_err(|e| {
-                format!("{}: {}", file.to_string_lossy(), trawl_diag::io_message(&e))
-            })?;
-            for line in text.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
-                rules.push((at, false, glob(line)?));
-            }
-        }
-        rules.sort_by_key(|r| r.0);
-        // `--exclude-dir=dir/` names the directory `dir`.
-        let exclude_dir = os_values(m, "exclude_dir")
-            .iter()
-            .map(|g| {
-                let b = g.as_bytes();
-                let end = b.iter().rposition(|&c| c != b'/').map_or(b.len(), |i| i + 1);
-                glob(&b[..end])
-            })
-            .collect::<Result<_, _>>()?;
-        Ok(Filter {
-            rules: rules.into_iter().map(|(_, inc, g)| (inc, g)).collect(),
-            exclude_dir,
-            chosen: rules_builder(m)?.build()?.map(std::sync::Arc::new),
-            max_filesize: m.get_one::<u64>("max_filesize").copied(),
-        })
-    }
-
-    /// What `--glob`, `--type` and `--no-hidden` say of an entry found by
-    /// recursion (`depth` > 0), printed as `path`.
-    pub fn chosen(&self, path: &[u8], depth: usize, kind: EntryKind) -> bool {
-        match &self.chosen {
-            Some(rules) if depth > 0 => {
-                rules.choose(trawl_select::rules::below_root(path, depth), kind) == Choice::Read
-            }
-            _ => true,
-        }
-    }
-
-    /// What a glob is matched against: the path's last component and the
-    /// whole path (trailing slashes aside), as grep matches a file met in
-    /// recursion by its base name and one named by the user by its name.
-    fn candidates(path: &[u8]) -> [&[u8]; 2] {
-        let trimmed = match path.iter().rposition(|&b| b != b'/') {
-            Some(i) => &path[..=i],
-            None => path,
-        };
-        let name = match memchr::memrchr(b'/', trimmed) {
-            Some(i) => &trimmed[i + 1..],
-            None => trimmed,
-        };
-        [name, trimmed]
-    }
-
-    /// What `--include` and `--exclude` say of the file (or archive
-    /// member) printed as `path`.
-    pub fn verdict(&self, path: &[u8]) -> Verdict {
-        if self.rules.is_empty() {
-            return Verdict::Kept;
-        }
-        for (include, g) in self.rules.iter().rev() {
-            if Filter::candidates(path).iter().any(|c| g.is_match(c)) {
-                return if *include { Verdict::Kept } else { Verdict::Excluded };
-            }
-        }
-        match self.rules.first() {
-            Some((true, _)) => Verdict::NotIncluded,
-            _ => Verdict::Kept,
-        }
-    }
-
-    /// Whether the file printed as `path` is searched.
-    pub fn file_ok(&self, path: &[u8]) -> bool {
-        self.verdict(path) == Verdict::Kept
-    }
-
-    /// Whether the directory printed as `path` is entered.
-    pub fn dir_ok(&self, path: &[u8]) -> bool {
-        self.exclude_dir.is_empty()
-            || !Filter::candidates(path)
-                .iter()
-                .any(|c| self.exclude_dir.iter().any(|g| g.is_match(c)))
+impl Config {
+    /// Whether `.` is searched because no path was given (its entries are
+    /// printed without `./`, and `--exclude-dir` never skips it).
+    pub fn implicit_dot(&self) -> bool {
+        self.targets.iter().any(|t| matches!(t, Target::Path { display, .. } if display.is_empty()))
     }
 }
 

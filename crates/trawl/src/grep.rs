@@ -10,7 +10,8 @@ use trawl_printer::{
 use trawl_search::{FileHints, MapParts, SearchError, SearchSummary, Searcher, ShortRead};
 use trawl_walk::{Entry, FileType, Visitor, WalkBuilder, WalkError, WalkState};
 
-use crate::config::{Config, Devices, Directories, Target, Verdict};
+use crate::config::{Config, Devices, Directories, Target};
+use crate::filter::{Reached, Verdict};
 use crate::output::{Capture, Stdout};
 use trawl_select::rules::EntryKind;
 
@@ -115,7 +116,11 @@ pub fn run(ctx: &Context<'_>) -> Stats {
                 let start = seekable_stdin_offset(cfg);
                 match &cfg.extract {
                     Some(ex) => {
-                        let mut members = Members { grep: &mut v, outer_included: true };
+                        let mut members = Members {
+                            grep: &mut v,
+                            outer_included: true,
+                            reached: Reached::Operand,
+                        };
                         ex.stream(name, &mut io::stdin().lock(), 0, &mut members);
                     }
                     None => {
@@ -447,7 +452,7 @@ impl GrepVisitor<'_> {
     /// `--max-filesize` keep it (it is not opened).
     fn list(&mut self, entry: &Entry<'_>) -> WalkState {
         let filter = &self.ctx.cfg.filter;
-        if !filter.file_ok(entry.path()) {
+        if !filter.file_ok(entry.path(), Reached::at_depth(entry.depth())) {
             return WalkState::Continue;
         }
         let size = || match entry.metadata() {
@@ -496,7 +501,11 @@ impl Visitor for GrepVisitor<'_> {
                 }
                 return WalkState::Skip;
             }
-            if !cfg.filter.dir_ok(entry.path())
+            let reached = match entry.depth() == 0 && cfg.implicit_dot() {
+                true => Reached::ImplicitDot,
+                false => Reached::at_depth(entry.depth()),
+            };
+            if !cfg.filter.dir_ok(entry.path(), reached)
                 || !cfg.filter.chosen(entry.path(), entry.depth(), EntryKind::Dir)
             {
                 return WalkState::Skip;
@@ -504,7 +513,11 @@ impl Visitor for GrepVisitor<'_> {
             return WalkState::Continue;
         }
         if let Some(e) = entry.broken_link_error() {
-            // -R met a link it cannot follow: grep reports it.
+            // -R met a link it cannot follow: grep reports it, unless
+            // --include/--exclude leave its name out.
+            if !cfg.filter.file_ok(entry.path(), Reached::at_depth(entry.depth())) {
+                return WalkState::Continue;
+            }
             self.ctx.report_path(entry.path(), &trawl_diag::io_message(&e));
             return WalkState::Continue;
         }
@@ -529,7 +542,7 @@ impl Visitor for GrepVisitor<'_> {
         }
         // With --search-zip, a file --include does not name may still be
         // an archive whose members it names: its bytes tell.
-        let included = match cfg.filter.verdict(entry.path()) {
+        let included = match cfg.filter.verdict(entry.path(), Reached::at_depth(entry.depth())) {
             Verdict::Kept => true,
             Verdict::NotIncluded if cfg.extract.is_some() => false,
             Verdict::NotIncluded | Verdict::Excluded => return WalkState::Continue,
@@ -573,7 +586,8 @@ impl Visitor for GrepVisitor<'_> {
                     // An archive of which the index knows the members that
                     // may match: only those, from the cache, when it can.
                     let some = cfg.index.as_ref().and_then(|ix| ix.members_of(&file));
-                    let mut members = Members { grep: self, outer_included: included };
+                    let reached = Reached::at_depth(entry.depth());
+                    let mut members = Members { grep: self, outer_included: included, reached };
                     let from_pack = some.and_then(|(count, wanted)| {
                         ex.members_from_pack(entry.path(), &file, (count, &wanted), &mut members)
                     });
@@ -623,6 +637,8 @@ struct Members<'v, 'a> {
     grep: &'v mut GrepVisitor<'a>,
     /// `--include` names the outer file (so a decoded `.gz` is searched).
     outer_included: bool,
+    /// How the outer file was reached (what its name is matched by).
+    reached: Reached,
 }
 
 impl trawl_extract::Visit for Members<'_, '_> {
@@ -685,11 +701,15 @@ impl Members<'_, '_> {
             trawl_extract::Origin::Whole if self.outer_included => Naming::File,
             // `--include='*.c'` names `x.c.gz`: the name without its
             // compression suffix.
-            trawl_extract::Origin::Whole if filter.file_ok(strip_codec_suffix(name)) => {
+            trawl_extract::Origin::Whole
+                if filter.file_ok(strip_codec_suffix(name), self.reached) =>
+            {
                 Naming::File
             }
             trawl_extract::Origin::Whole => return trawl_extract::Flow::Continue,
-            trawl_extract::Origin::Member(m) if filter.file_ok(m.path) => Naming::Member,
+            trawl_extract::Origin::Member(m) if filter.file_ok(m.path, Reached::Member) => {
+                Naming::Member
+            }
             trawl_extract::Origin::Member(_) => return trawl_extract::Flow::Continue,
         };
         // The display name is the file's, then `{member}` for each member.

@@ -17,6 +17,7 @@ use trawl_index::Query;
 use trawl_walk::{Descent, FileType, Itself, ListedDir, Opening, WalkBuilder};
 
 use crate::config::Config;
+use crate::filter::Reached;
 
 /// What a search needs to ask an index.
 pub struct IndexUse {
@@ -267,7 +268,12 @@ pub fn add_operand(
     });
     let mut enter = |rel: &[u8]| {
         let shown = joined(display, rel);
-        cfg.filter.dir_ok(if shown.is_empty() { b"." } else { &shown })
+        let reached = match (rel.is_empty(), shown.is_empty()) {
+            (true, true) => Reached::ImplicitDot,
+            (true, false) => Reached::Operand,
+            (false, _) => Reached::Recursion,
+        };
+        cfg.filter.dir_ok(&shown, reached)
     };
     let scope = Scope {
         sub,

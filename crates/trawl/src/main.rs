@@ -30,6 +30,7 @@ mod cache_cmd;
 mod config;
 mod config_file;
 mod extractors;
+mod filter;
 mod find;
 mod generate;
 mod grep;

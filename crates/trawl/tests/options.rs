@@ -480,6 +480,34 @@ engines!(include_and_exclude_last_matching_option_wins, |e| {
     }
 });
 
+// What GNU grep matches --include, --exclude and --exclude-dir against: a
+// name found by recursion by its base name; a name given on the command
+// line by itself and by every part after a `/` (a pattern without
+// wildcards also by the parts that start with one); the `.` searched when
+// no path is given never; a link -R cannot follow only if its name is kept.
+engines!(name_globs_match_what_grep_matches, |e| {
+    let t = basic();
+    t.symlink("nowhere", "sub/dang.txt");
+    for opts in [
+        &["--exclude=s*", "foo", "sub"][..],
+        &["--exclude-dir=*/deep", "foo", "sub"],
+        &["--exclude-dir=s*", "foo", "sub/deep/.."],
+        &["--exclude-dir=..", "foo", "sub/deep/../"],
+        &["--exclude=/b.c", "foo", "sub//b.c", "sub/d.c"],
+        &["--exclude=/b.[c]", "foo", "sub//b.c", "sub/d.c"],
+        &["--include=sub/b*", "foo", "./sub/b.c", "sub/d.c"],
+        &["-R", "--include=*.c", "foo", "sub"],
+        &["-R", "--exclude=dang*", "foo", "sub"],
+    ] {
+        t.parity(e).args(["-c"]).args(opts).check();
+    }
+    t.parity(e).args(["-c", "-R", "foo", "sub"]).errors_expected().check();
+    for dir in [".", "*", ".*"] {
+        let exclude = format!("--exclude-dir={dir}");
+        t.parity(e).trawl_args(["-r"]).args(["-c", &exclude, "foo"]).check();
+    }
+});
+
 // Issue 13 #4: with -m, a seekable standard input is left just after the
 // last selected line, for the next reader (`{ grep -m1 a; cat; } < file`).
 #[test]
