@@ -139,6 +139,9 @@ pub(crate) fn separator(out: &mut Vec<u8>, colors: Option<&Colors>, text: &[u8])
 }
 
 /// Writes a line body with its matches colored; `next` yields the matches.
+/// As GNU grep: with no match color the matches are not looked for, and
+/// the rest after the last match takes the line color without a carriage
+/// return that ends it.
 pub(crate) fn line(
     out: &mut Vec<u8>,
     c: &Colors,
@@ -149,7 +152,7 @@ pub(crate) fn line(
 ) {
     let mut at = 0;
     let mut printed = 0;
-    while let Some(m) = next(&mut at) {
+    while let Some(m) = next(&mut at).filter(|_| !match_color.is_empty()) {
         if !line_color.is_empty() {
             c.start(out, line_color);
         }
@@ -159,13 +162,14 @@ pub(crate) fn line(
         c.end(out);
         printed = m.end;
     }
-    if printed < body.len() {
-        if line_color.is_empty() {
-            out.extend_from_slice(&body[printed..]);
-        } else {
-            c.start(out, line_color);
-            out.extend_from_slice(&body[printed..]);
-            c.end(out);
-        }
+    let rest = &body[printed..];
+    let tail = rest.strip_suffix(b"\r").unwrap_or(rest);
+    if line_color.is_empty() || tail.is_empty() {
+        out.extend_from_slice(rest);
+    } else {
+        c.start(out, line_color);
+        out.extend_from_slice(tail);
+        c.end(out);
+        out.extend_from_slice(&rest[tail.len()..]);
     }
 }

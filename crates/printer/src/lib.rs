@@ -754,7 +754,7 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
         };
         let span = [Match::new(0, shown.len())];
         let counted = c.colors.is_some() || c.replace.is_some();
-        self.shaped(shown, &span, selected, counted);
+        self.shaped(shown, &span, selected, counted, Piece::Match);
         self.p.out.push(c.terminator.byte());
         if selected {
             self.p.stats.matches += 1;
@@ -792,7 +792,7 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
                     let column = Some(piece - line_start_in(body, piece, term));
                     self.prefix(line, page, line.offset, sep, column, Text::of(part));
                     let span = [Match::new(0, part.len())];
-                    self.shaped(part, &span, selected, c.colors.is_some());
+                    self.shaped(part, &span, selected, c.colors.is_some(), Piece::Match);
                     self.p.out.push(term);
                     piece += part.len() + 1;
                 }
@@ -831,7 +831,7 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
             // ripgrep counts matches in its messages when it looked for
             // them (to color, replace or give a column).
             let counted = selected && !matches.is_empty();
-            self.shaped(&text, &spans, selected, counted);
+            self.shaped(&text, &spans, selected, counted, Piece::Line);
             if self.p.counting == Counting::Summary && selected && !c.invert && c.colors.is_none() {
                 self.count_matches(body);
             }
@@ -872,7 +872,14 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
     /// Writes `text` (whose matches are at `spans`) as `--trim` and
     /// `-M` shape it, colored when coloring. `counted`: the messages of
     /// `-M` count the matches (ripgrep's when it looked for them).
-    fn shaped(&mut self, text: &[u8], spans: &[Match], selected: bool, counted: bool) {
+    fn shaped(
+        &mut self,
+        text: &[u8],
+        spans: &[Match],
+        selected: bool,
+        counted: bool,
+        piece: Piece,
+    ) {
         let c = self.p.config;
         let cut = if c.trim { shape::trimmed_len(text) } else { 0 };
         let text = &text[cut..];
@@ -910,6 +917,11 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
                 } else {
                     (k.context_line.as_str(), k.context_match.as_str())
                 };
+                // GNU grep gives -o's matches no line color.
+                let line_color = match piece {
+                    Piece::Line => line_color,
+                    Piece::Match => "",
+                };
                 let mut i = 0;
                 let visible: Vec<Match> = spans
                     .iter()
@@ -945,6 +957,13 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
         self.p.stats.bytes_printed += text.len() as u64;
         Ok(())
     }
+}
+
+/// What [`FileSink::shaped`] writes: a line, or one match of it (`-o`).
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+enum Piece {
+    Line,
+    Match,
 }
 
 /// Whether a prefix is followed by text: `-T`'s tab goes only before some.

@@ -359,6 +359,28 @@ engines!(color_always_selected_and_context_line_colors, |e| {
         .exact()
         .check();
 });
+// As GNU grep: -o's matches take no line color; an empty match color
+// writes no escape at all; the line color stops before a carriage return
+// that ends the line.
+engines!(color_always_line_colors_as_grep_writes_them, |e| {
+    let t = Tree::new();
+    t.file("crlf", "abc\r\nxyz\r\nab b\r\n");
+    for (colors, opts) in [
+        ("sl=1:cx=2", &["-A", "1", "b"][..]),
+        ("sl=1:cx=2:ms=04", &["-o", "b"]),
+        ("rv:sl=7", &["-o", "-n", "b"]),
+        ("mt=:fn=", &["-v", "-o", "-A", "1", "[^b]"]),
+        ("mt=:sl=1", &["b"]),
+    ] {
+        t.parity(e)
+            .args(["--color=always"])
+            .args(opts)
+            .args(["crlf"])
+            .env("GREP_COLORS", colors)
+            .exact()
+            .check();
+    }
+});
 engines!(color_always_with_several_patterns_and_word, |e| {
     basic()
         .parity(e)
