@@ -344,13 +344,28 @@ pub fn flag(m: &ArgMatches, id: &str) -> bool {
     m.get_one::<bool>(id).copied().unwrap_or(false)
 }
 
-/// Rewrites grep's `-NUM` (context of NUM lines) as `--context=NUM`.
+/// Rewrites grep's `-NUM` (context of NUM lines) as `--context=NUM`, and an
+/// abbreviated long option as its full name (getopt_long's).
 pub fn preprocess(args: Vec<OsString>, cmd: &Command) -> Vec<OsString> {
     let takes_value = ValueOptions::of(cmd);
+    let long_names = crate::long_prefix::LongNames::of(cmd);
     let mut out = Vec::with_capacity(args.len());
     let mut value_next = false;
     let mut rest = false;
     for (i, a) in args.into_iter().enumerate() {
+        let a = match (i == 0 || rest || value_next, a.as_bytes().strip_prefix(b"--")) {
+            (false, Some(given)) => {
+                let (name, value) = match memchr::memchr(b'=', given) {
+                    Some(eq) => given.split_at(eq),
+                    None => (given, &b""[..]),
+                };
+                match long_names.expand(name) {
+                    Some(full) => OsString::from_vec([b"--", full.as_bytes(), value].concat()),
+                    None => a,
+                }
+            }
+            _ => a,
+        };
         let b = a.as_bytes();
         if i == 0 || rest || value_next {
             value_next = false;

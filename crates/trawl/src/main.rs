@@ -38,6 +38,7 @@ mod index_cmd;
 mod index_query;
 mod indexed;
 mod interrupt;
+mod long_prefix;
 mod output;
 mod patterns;
 #[cfg_attr(test, allow(dead_code))] // called only by the C entry point

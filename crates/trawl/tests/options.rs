@@ -35,6 +35,19 @@ engines!(the_last_binary_files_option_wins, |e| {
     }
 });
 
+// getopt_long's abbreviations: a prefix of one long option names it; one
+// that starts several of trawl's options but one of grep's names grep's.
+parity!(
+    abbreviated_long_options,
+    basic,
+    ["--line-n", "--ignore-c", "--inc=*.c", "--col=never", "FOO", "."]
+);
+parity!(
+    abbreviated_long_options_with_values,
+    basic,
+    ["--max=1", "--files-with-m", "--exclude-d=deep", "foo", "."]
+);
+
 // The later of -l and -L decides, as in grep.
 parity!(files_without_match_after_files_with_matches_wins, basic, ["-l", "-L", "foo", "."]);
 parity!(files_with_matches_after_files_without_match_wins, basic, ["-L", "-c", "-l", "foo", "."]);

@@ -1,0 +1,133 @@
+//! GNU getopt_long's abbreviations of long options: `--line-n` is
+//! `--line-number` when no other long option starts so. Where a prefix
+//! starts several of trawl's options but only one of GNU grep's, grep's
+//! wins, so that every abbreviation grep takes means the same here (`--col`
+//! is `--color`, though trawl also has `--column`).
+
+use clap::Command;
+
+/// GNU grep 3.8's long options (its `--help`).
+const GREP_LONGS: &[&str] = &[
+    "after-context",
+    "basic-regexp",
+    "before-context",
+    "binary",
+    "binary-files",
+    "byte-offset",
+    "color",
+    "colour",
+    "context",
+    "count",
+    "dereference-recursive",
+    "devices",
+    "directories",
+    "exclude",
+    "exclude-dir",
+    "exclude-from",
+    "extended-regexp",
+    "file",
+    "files-with-matches",
+    "files-without-match",
+    "fixed-strings",
+    "group-separator",
+    "help",
+    "ignore-case",
+    "include",
+    "initial-tab",
+    "invert-match",
+    "label",
+    "line-buffered",
+    "line-number",
+    "line-regexp",
+    "max-count",
+    "no-filename",
+    "no-group-separator",
+    "no-ignore-case",
+    "no-messages",
+    "null",
+    "null-data",
+    "only-matching",
+    "perl-regexp",
+    "quiet",
+    "recursive",
+    "regexp",
+    "silent",
+    "text",
+    "version",
+    "with-filename",
+    "word-regexp",
+];
+
+/// Every long option of a command (aliases included), with its argument.
+pub struct LongNames {
+    /// (name without `--`, the argument's id).
+    names: Vec<(String, String)>,
+}
+
+impl LongNames {
+    pub fn of(cmd: &Command) -> LongNames {
+        let mut names = Vec::new();
+        for a in cmd.get_arguments() {
+            let id = a.get_id().to_string();
+            let longs = a.get_long().into_iter().chain(a.get_all_aliases().unwrap_or_default());
+            names.extend(longs.map(|l| (l.to_string(), id.clone())));
+        }
+        // --help and --version are clap's own.
+        for builtin in ["help", "version"] {
+            if !names.iter().any(|(n, _)| n == builtin) {
+                names.push((builtin.to_string(), builtin.to_string()));
+            }
+        }
+        LongNames { names }
+    }
+
+    /// The full name of the option `given` (without `--` or `=VALUE`)
+    /// abbreviates, if it is an abbreviation of exactly one (None for a
+    /// full name, an unknown one or an ambiguous one: the parser says).
+    pub fn expand(&self, given: &[u8]) -> Option<&str> {
+        if given.is_empty() || self.names.iter().any(|(n, _)| n.as_bytes() == given) {
+            return None;
+        }
+        let starts: Vec<&(String, String)> =
+            self.names.iter().filter(|(n, _)| n.as_bytes().starts_with(given)).collect();
+        let grep: Vec<&(String, String)> =
+            starts.iter().copied().filter(|(n, _)| GREP_LONGS.contains(&n.as_str())).collect();
+        only_one(&starts).or_else(|| only_one(&grep))
+    }
+}
+
+/// The name of the one option all of `names` are names of.
+fn only_one<'n>(names: &[&'n (String, String)]) -> Option<&'n str> {
+    let first = names.first()?;
+    names.iter().all(|(_, id)| *id == first.1).then_some(first.0.as_str())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn expand(given: &str) -> Option<String> {
+        LongNames::of(&crate::args::command()).expand(given.as_bytes()).map(str::to_string)
+    }
+
+    #[test]
+    fn a_unique_prefix_names_its_option() {
+        assert_eq!(expand("line-n").as_deref(), Some("line-number"));
+        assert_eq!(expand("inc").as_deref(), Some("include"));
+        assert_eq!(expand("files-with-m").as_deref(), Some("files-with-matches"));
+    }
+
+    #[test]
+    fn grep_options_win_over_trawl_ones() {
+        assert_eq!(expand("col").as_deref(), Some("color"));
+        assert_eq!(expand("coun").as_deref(), Some("count"));
+    }
+
+    #[test]
+    fn full_unknown_and_ambiguous_names_are_left_to_the_parser() {
+        assert_eq!(expand("count"), None);
+        assert_eq!(expand("zzz"), None);
+        assert_eq!(expand("no"), None);
+        assert_eq!(expand("fi"), None);
+    }
+}
