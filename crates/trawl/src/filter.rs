@@ -124,7 +124,14 @@ impl Filter {
             let text = std::fs::read(file).map_err(|e| {
                 format!("{}: {}", file.to_string_lossy(), trawl_diag::io_message(&e))
             })?;
-            for line in text.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+            // gnulib's add_exclude_fp: trailing white space (a CR, blanks)
+            // is not part of a pattern, and blank lines hold none.
+            let c_space = |b: &u8| b.is_ascii_whitespace() || *b == 0x0b;
+            let patterns = text.split(|&b| b == b'\n').map(|l| {
+                let end = l.iter().rposition(|b| !c_space(b)).map_or(0, |i| i + 1);
+                &l[..end]
+            });
+            for line in patterns.filter(|l| !l.is_empty()) {
                 rules.push((at, false, glob(line)?));
             }
         }

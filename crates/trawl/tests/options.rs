@@ -35,6 +35,15 @@ engines!(the_last_binary_files_option_wins, |e| {
     }
 });
 
+// --exclude-from's lines lose their trailing white space (a CR, blanks),
+// and blank lines hold no pattern, as gnulib reads them for grep.
+engines!(exclude_from_trims_trailing_white_space, |e| {
+    let t = Tree::new();
+    t.file("a.c", "x\n").file("b.h", "x\n").file("c.txt", "x\n");
+    t.file("exf", "*.h \r\n\n \t\n\u{b}\n");
+    t.parity(e).args(["-r", "--exclude-from=exf", "--exclude=exf", "-c", "x", "."]).check();
+});
+
 // getopt_long's abbreviations: a prefix of one long option names it; one
 // that starts several of trawl's options but one of grep's names grep's.
 parity!(
