@@ -425,17 +425,29 @@ impl Config {
             (None, Some(_)) => Some(true),
             (None, None) => None,
         };
+        let directories = match m.get_one::<String>("directories").map(String::as_str) {
+            // -r and -R after -d say recurse again (grep keeps the last).
+            Some(_) if last("directories") < last("recursive").max(last("dereference")) => {
+                Directories::Recurse
+            }
+            Some("read") => Directories::Read,
+            Some("skip") => Directories::Skip,
+            _ => Directories::Recurse,
+        };
+        // One operand: names only for files found in it by recursion (a
+        // directory's, when -d says recurse).
         let with_filename = vimgrep
             || names_given.unwrap_or_else(|| {
                 targets.len() > 1
-                    || targets.iter().any(|t| match t {
-                        Target::Stdin => false,
-                        Target::Path { path, .. } => {
-                            std::fs::metadata(std::ffi::OsStr::from_bytes(path))
-                                .map(|md| md.is_dir())
-                                .unwrap_or(false)
-                        }
-                    })
+                    || directories == Directories::Recurse
+                        && targets.iter().any(|t| match t {
+                            Target::Stdin => false,
+                            Target::Path { path, .. } => {
+                                std::fs::metadata(std::ffi::OsStr::from_bytes(path))
+                                    .map(|md| md.is_dir())
+                                    .unwrap_or(false)
+                            }
+                        })
             });
         let printer = PrinterConfig {
             mode,
@@ -505,15 +517,6 @@ impl Config {
         let gitignore = switched_on(m, &["gitignore", "code"], &["no_gitignore"]);
         let filter = Filter::new(m)?;
         let output_file = output_file(mode, searcher.max_count);
-        let directories = match m.get_one::<String>("directories").map(String::as_str) {
-            // -r and -R after -d say recurse again (grep keeps the last).
-            Some(_) if last("directories") < last("recursive").max(last("dereference")) => {
-                Directories::Recurse
-            }
-            Some("read") => Directories::Read,
-            Some("skip") => Directories::Skip,
-            _ => Directories::Recurse,
-        };
         // What an index cannot serve yet: a sorted walk, followed links,
         // ignore files, extracted text.
         let extract = (flag("search_zip") || flag("docs"))

@@ -44,6 +44,13 @@ engines!(exclude_from_trims_trailing_white_space, |e| {
     t.parity(e).args(["-r", "--exclude-from=exf", "--exclude=exf", "-c", "x", "."]).check();
 });
 
+// One operand: file names only when -d says recurse (grep's out_file).
+engines!(one_directory_operand_read_or_skipped_prints_no_name, |e| {
+    let t = basic();
+    t.parity(e).args(["-r", "-d", "read", "-c", "foo", "sub"]).errors_expected().exact().check();
+    t.parity(e).args(["-d", "skip", "-H", "-c", "foo", "sub", "a.txt"]).exact().check();
+});
+
 // getopt_long's abbreviations: a prefix of one long option names it; one
 // that starts several of trawl's options but one of grep's names grep's.
 parity!(
