@@ -150,8 +150,11 @@ pub enum Chunk {
     /// when anything came before, and before the next group.
     EmptyGroup,
     /// A file's whole output when it holds no line, only its `binary file
-    /// matches` notice (which GNU grep writes to standard error): no `--`
-    /// before it, but the next file's group gets one, as in GNU grep.
+    /// matches` notice (which GNU grep writes to standard error): no group,
+    /// so no `--` before it and none after it on its account. (GNU grep
+    /// counts the file as output, so that its standard output starts with
+    /// `--` when such a file comes first; trawl does not follow it there,
+    /// so that the lines written do not depend on the order files end in.)
     Notice,
 }
 

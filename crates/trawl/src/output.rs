@@ -109,10 +109,10 @@ impl Stdout {
             .filter_map(|o| o.split_last().map(|(&kind, o)| (o, kind == HOLDS_LINES)))
             .collect();
         // Whether `--` goes before an output: each is a file's group (a
-        // notice alone gets none, but counts as one for the next).
+        // notice alone is none: see Chunk::Notice).
         let separate = |inner: &mut Inner, lines: bool| {
             let before = self.context && lines && inner.group_written;
-            inner.group_written |= self.context;
+            inner.group_written |= self.context && lines;
             before
         };
         let total = outputs.iter().map(|(o, _)| o.len() + separator.len()).sum::<usize>();
@@ -190,11 +190,6 @@ impl trawl_printer::Output for Stdout {
             if inner.group_written && result.is_ok() {
                 result = inner.file.write_all(&self.separator);
             }
-            inner.group_written = true;
-        }
-        // A binary file's notice alone: no `--` before it (GNU grep writes
-        // it to standard error), one before the next group.
-        if self.context && chunk == Chunk::Notice {
             inner.group_written = true;
         }
         let result = result.and_then(|_| inner.file.write_all(bytes));
