@@ -152,7 +152,8 @@ pub(crate) fn line(
 ) {
     let mut at = 0;
     let mut printed = 0;
-    while let Some(m) = next(&mut at).filter(|_| !match_color.is_empty()) {
+    while !match_color.is_empty() {
+        let Some(m) = next(&mut at) else { break };
         if !line_color.is_empty() {
             c.start(out, line_color);
         }

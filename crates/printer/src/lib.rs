@@ -561,10 +561,11 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
     fn number_field(&mut self, n: u64, which: Field, sep: u8) {
         let c = self.p.config;
         let mut b = itoa_buf();
-        let digits = match which {
-            Field::Line | Field::Byte => width::right_aligned(&mut b, n, self.number_width),
-            Field::Column => fmt_u64(&mut b, n),
+        let aligned = match which {
+            Field::Line | Field::Byte => self.number_width,
+            Field::Column => 0,
         };
+        let digits = width::right_aligned(&mut b, n, aligned);
         let pick: fn(&Colors) -> &str = match which {
             Field::Line => |k| &k.line_number,
             Field::Column => |k| &k.line_number,
@@ -849,7 +850,7 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
                 };
                 // Matches are colored where they are: in selected lines, and
                 // in context lines under -v.
-                let color_matches = selected != c.invert && !match_color.is_empty();
+                let color_matches = selected != c.invert;
                 color::line(&mut self.p.out, k, body, line_color, match_color, |at| {
                     if color_matches {
                         next_match(self.matcher, body, at)

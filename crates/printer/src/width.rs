@@ -32,21 +32,12 @@ pub fn number_width(size: StreamSize, line_numbers: bool) -> usize {
 
 /// `n` in decimal, right-aligned with spaces to `width` (wider numbers as
 /// they are).
-pub fn right_aligned(buf: &mut [u8; 20], mut n: u64, width: usize) -> &[u8] {
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    while buf.len() - i < width.min(buf.len()) {
-        i -= 1;
-        buf[i] = b' ';
-    }
-    &buf[i..]
+pub fn right_aligned(buf: &mut [u8; 20], n: u64, width: usize) -> &[u8] {
+    let end = buf.len();
+    let digits = crate::fmt_u64(buf, n).len();
+    let start = end - digits.max(width.min(end));
+    buf[start..end - digits].fill(b' ');
+    &buf[start..]
 }
 
 #[cfg(test)]

@@ -353,25 +353,13 @@ pub fn preprocess(args: Vec<OsString>, cmd: &Command) -> Vec<OsString> {
     let mut value_next = false;
     let mut rest = false;
     for (i, a) in args.into_iter().enumerate() {
-        let a = match (i == 0 || rest || value_next, a.as_bytes().strip_prefix(b"--")) {
-            (false, Some(given)) => {
-                let (name, value) = match memchr::memchr(b'=', given) {
-                    Some(eq) => given.split_at(eq),
-                    None => (given, &b""[..]),
-                };
-                match long_names.expand(name) {
-                    Some(full) => OsString::from_vec([b"--", full.as_bytes(), value].concat()),
-                    None => a,
-                }
-            }
-            _ => a,
-        };
-        let b = a.as_bytes();
         if i == 0 || rest || value_next {
             value_next = false;
             out.push(a);
             continue;
         }
+        let a = long_names.expanded(a);
+        let b = a.as_bytes();
         if b == b"--" {
             rest = true;
             out.push(a);

@@ -150,27 +150,17 @@ pub fn utf8_locale() -> bool {
 
 /// What the last of -a, -I and --binary-files given asks for.
 fn binary_files_asked(m: &ArgMatches) -> Option<BinaryMode> {
-    let from_command_line =
-        |id: &str| m.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
-    let mut asked: Vec<(usize, BinaryMode)> = Vec::new();
-    for (id, mode) in [("text", BinaryMode::Text), ("skip_binary", BinaryMode::SkipFile)] {
-        if from_command_line(id) {
-            asked.extend(m.indices_of(id).into_iter().flatten().map(|at| (at, mode)));
-        }
-    }
-    if from_command_line("binary_files") {
-        let values = m.get_many::<String>("binary_files").into_iter().flatten();
-        let indices = m.indices_of("binary_files").into_iter().flatten();
-        asked.extend(indices.zip(values).map(|(at, v)| {
-            let mode = match v.as_str() {
-                "text" => BinaryMode::Text,
-                "without-match" => BinaryMode::SkipFile,
-                _ => BinaryMode::Detect,
-            };
-            (at, mode)
-        }));
-    }
-    asked.into_iter().max_by_key(|&(at, _)| at).map(|(_, mode)| mode)
+    // The last --binary-files value is the one given last.
+    let value = match m.get_many::<String>("binary_files").and_then(Iterator::last) {
+        Some(v) if v == "text" => BinaryMode::Text,
+        Some(v) if v == "without-match" => BinaryMode::SkipFile,
+        _ => BinaryMode::Detect,
+    };
+    [("text", BinaryMode::Text), ("skip_binary", BinaryMode::SkipFile), ("binary_files", value)]
+        .into_iter()
+        .filter_map(|(id, mode)| last_given(m, &[id]).map(|at| (at, mode)))
+        .max_by_key(|&(at, _)| at)
+        .map(|(_, mode)| mode)
 }
 
 /// The last index at which any of the flags `ids` was given.

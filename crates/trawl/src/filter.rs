@@ -27,16 +27,6 @@ pub enum Reached {
     Member,
 }
 
-impl Reached {
-    /// An entry of the walk at `depth` (0: a root, named by the user).
-    pub fn at_depth(depth: usize) -> Reached {
-        match depth {
-            0 => Reached::Operand,
-            _ => Reached::Recursion,
-        }
-    }
-}
-
 /// `--include`, `--exclude` and `--exclude-dir`: fnmatch(3) patterns, as
 /// GNU grep matches them, on the bytes of names (never converted).
 pub struct Filter {
@@ -139,11 +129,7 @@ impl Filter {
         // `--exclude-dir=dir/` names the directory `dir`.
         let exclude_dir = os_values(m, "exclude_dir")
             .iter()
-            .map(|g| {
-                let b = g.as_bytes();
-                let end = b.iter().rposition(|&c| c != b'/').map_or(b.len(), |i| i + 1);
-                glob(&b[..end])
-            })
+            .map(|g| glob(trimmed(g.as_bytes())))
             .collect::<Result<_, _>>()?;
         Ok(Filter {
             rules: rules.into_iter().map(|(_, inc, g)| (inc, g)).collect(),

@@ -290,6 +290,16 @@ impl Visitor for InOrder<'_> {
     }
 }
 
+/// How the walk reached `entry`: what `--include`, `--exclude` and
+/// `--exclude-dir` match it by.
+fn reached(cfg: &Config, entry: &Entry<'_>) -> Reached {
+    match entry.depth() {
+        0 if cfg.implicit_dot() => Reached::ImplicitDot,
+        0 => Reached::Operand,
+        _ => Reached::Recursion,
+    }
+}
+
 /// A regular file's size; other files' sizes are unknown (as GNU grep's
 /// `usable_st_size`).
 fn stream_size(file: &File) -> StreamSize {
@@ -452,7 +462,7 @@ impl GrepVisitor<'_> {
     /// `--max-filesize` keep it (it is not opened).
     fn list(&mut self, entry: &Entry<'_>) -> WalkState {
         let filter = &self.ctx.cfg.filter;
-        if !filter.file_ok(entry.path(), Reached::at_depth(entry.depth())) {
+        if !filter.file_ok(entry.path(), reached(self.ctx.cfg, entry)) {
             return WalkState::Continue;
         }
         let size = || match entry.metadata() {
@@ -501,11 +511,7 @@ impl Visitor for GrepVisitor<'_> {
                 }
                 return WalkState::Skip;
             }
-            let reached = match entry.depth() == 0 && cfg.implicit_dot() {
-                true => Reached::ImplicitDot,
-                false => Reached::at_depth(entry.depth()),
-            };
-            if !cfg.filter.dir_ok(entry.path(), reached)
+            if !cfg.filter.dir_ok(entry.path(), reached(cfg, entry))
                 || !cfg.filter.chosen(entry.path(), entry.depth(), EntryKind::Dir)
             {
                 return WalkState::Skip;
@@ -515,7 +521,7 @@ impl Visitor for GrepVisitor<'_> {
         if let Some(e) = entry.broken_link_error() {
             // -R met a link it cannot follow: grep reports it, unless
             // --include/--exclude leave its name out.
-            if !cfg.filter.file_ok(entry.path(), Reached::at_depth(entry.depth())) {
+            if !cfg.filter.file_ok(entry.path(), reached(cfg, entry)) {
                 return WalkState::Continue;
             }
             self.ctx.report_path(entry.path(), &trawl_diag::io_message(&e));
@@ -542,7 +548,7 @@ impl Visitor for GrepVisitor<'_> {
         }
         // With --search-zip, a file --include does not name may still be
         // an archive whose members it names: its bytes tell.
-        let included = match cfg.filter.verdict(entry.path(), Reached::at_depth(entry.depth())) {
+        let included = match cfg.filter.verdict(entry.path(), reached(cfg, entry)) {
             Verdict::Kept => true,
             Verdict::NotIncluded if cfg.extract.is_some() => false,
             Verdict::NotIncluded | Verdict::Excluded => return WalkState::Continue,
@@ -586,8 +592,11 @@ impl Visitor for GrepVisitor<'_> {
                     // An archive of which the index knows the members that
                     // may match: only those, from the cache, when it can.
                     let some = cfg.index.as_ref().and_then(|ix| ix.members_of(&file));
-                    let reached = Reached::at_depth(entry.depth());
-                    let mut members = Members { grep: self, outer_included: included, reached };
+                    let mut members = Members {
+                        grep: self,
+                        outer_included: included,
+                        reached: reached(cfg, entry),
+                    };
                     let from_pack = some.and_then(|(count, wanted)| {
                         ex.members_from_pack(entry.path(), &file, (count, &wanted), &mut members)
                     });

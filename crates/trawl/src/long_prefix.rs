@@ -4,6 +4,9 @@
 //! wins, so that every abbreviation grep takes means the same here (`--col`
 //! is `--color`, though trawl also has `--column`).
 
+use std::ffi::OsString;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+
 use clap::Command;
 
 /// GNU grep 3.8's long options (its `--help`).
@@ -59,47 +62,61 @@ const GREP_LONGS: &[&str] = &[
 ];
 
 /// Every long option of a command (aliases included), with its argument.
-pub struct LongNames {
+pub struct LongNames<'c> {
     /// (name without `--`, the argument's id).
-    names: Vec<(String, String)>,
+    names: Vec<(&'c str, &'c str)>,
 }
 
-impl LongNames {
-    pub fn of(cmd: &Command) -> LongNames {
+impl<'c> LongNames<'c> {
+    pub fn of(cmd: &'c Command) -> LongNames<'c> {
         let mut names = Vec::new();
         for a in cmd.get_arguments() {
-            let id = a.get_id().to_string();
+            let id = a.get_id().as_str();
             let longs = a.get_long().into_iter().chain(a.get_all_aliases().unwrap_or_default());
-            names.extend(longs.map(|l| (l.to_string(), id.clone())));
+            names.extend(longs.map(|l| (l, id)));
         }
         // --help and --version are clap's own.
         for builtin in ["help", "version"] {
-            if !names.iter().any(|(n, _)| n == builtin) {
-                names.push((builtin.to_string(), builtin.to_string()));
+            if !names.iter().any(|(n, _)| *n == builtin) {
+                names.push((builtin, builtin));
             }
         }
         LongNames { names }
     }
 
+    /// `arg` with the long option it abbreviates written in full (its
+    /// `=VALUE` kept); any other argument as it is.
+    pub fn expanded(&self, arg: OsString) -> OsString {
+        let Some(given) = arg.as_bytes().strip_prefix(b"--") else { return arg };
+        let (name, value) = match memchr::memchr(b'=', given) {
+            Some(eq) => given.split_at(eq),
+            None => (given, &b""[..]),
+        };
+        match self.expand(name) {
+            Some(full) => OsString::from_vec([b"--", full.as_bytes(), value].concat()),
+            None => arg,
+        }
+    }
+
     /// The full name of the option `given` (without `--` or `=VALUE`)
     /// abbreviates, if it is an abbreviation of exactly one (None for a
     /// full name, an unknown one or an ambiguous one: the parser says).
-    pub fn expand(&self, given: &[u8]) -> Option<&str> {
+    fn expand(&self, given: &[u8]) -> Option<&'c str> {
         if given.is_empty() || self.names.iter().any(|(n, _)| n.as_bytes() == given) {
             return None;
         }
-        let starts: Vec<&(String, String)> =
-            self.names.iter().filter(|(n, _)| n.as_bytes().starts_with(given)).collect();
-        let grep: Vec<&(String, String)> =
-            starts.iter().copied().filter(|(n, _)| GREP_LONGS.contains(&n.as_str())).collect();
+        let starts: Vec<(&str, &str)> =
+            self.names.iter().copied().filter(|(n, _)| n.as_bytes().starts_with(given)).collect();
+        let grep: Vec<(&str, &str)> =
+            starts.iter().copied().filter(|(n, _)| GREP_LONGS.contains(n)).collect();
         only_one(&starts).or_else(|| only_one(&grep))
     }
 }
 
 /// The name of the one option all of `names` are names of.
-fn only_one<'n>(names: &[&'n (String, String)]) -> Option<&'n str> {
-    let first = names.first()?;
-    names.iter().all(|(_, id)| *id == first.1).then_some(first.0.as_str())
+fn only_one<'c>(names: &[(&'c str, &'c str)]) -> Option<&'c str> {
+    let &(first, id) = names.first()?;
+    names.iter().all(|(_, other)| *other == id).then_some(first)
 }
 
 #[cfg(test)]
@@ -107,7 +124,8 @@ mod tests {
     use super::*;
 
     fn expand(given: &str) -> Option<String> {
-        LongNames::of(&crate::args::command()).expand(given.as_bytes()).map(str::to_string)
+        let cmd = crate::args::command();
+        LongNames::of(&cmd).expand(given.as_bytes()).map(str::to_string)
     }
 
     #[test]

@@ -97,8 +97,8 @@ impl Stdout {
     /// over: ended by the byte saying whether it holds lines), after
     /// everything written before them (the walk calls this in walk order):
     /// `--` goes before each as it would before an unsorted file's first
-    /// chunk. Small output
-    /// is gathered for one large write; [`Stdout::flush`] writes the rest.
+    /// chunk. Small output is gathered for one large write;
+    /// [`Stdout::flush`] writes the rest.
     pub fn write_in_order(&self, outputs: &[&[u8]]) -> io::Result<()> {
         let mut inner = self.lock();
         let inner = &mut *inner;
