@@ -9,7 +9,7 @@ use crate::cache::{content_key, stat_key, Cache, Recorder};
 use crate::external::{Outcome, Subject};
 use crate::kind::Kind;
 use crate::ole::Office;
-use crate::tools::{Pages, Tool};
+use crate::tools::{OnFailure, Pages, Tool};
 use crate::{Extractor, Flow, Origin, Positional, Visit};
 
 /// What tells a document's identity to the cache.
@@ -38,28 +38,29 @@ fn decoded_key(file: &File, tool_id: &[u8]) -> io::Result<Vec<u8>> {
 const MAX_CACHED: u64 = 256 << 20;
 
 impl Extractor {
-    /// The cache, opened at the first call; a cache that cannot be used is
-    /// reported once (under `name`) and the run goes on without it.
-    pub(crate) fn cache_for(&self, name: &[u8], visit: &mut dyn Visit) -> Option<&Cache> {
+    /// The cache, opened at the first call; a cache that cannot be used
+    /// (another user's, on a read-only file system) is reported once, as a
+    /// warning naming its directory, and the run goes on without it; a
+    /// damaged one is made again, with a warning too.
+    pub(crate) fn cache_for(&self, visit: &mut dyn Visit) -> Option<&Cache> {
         let mut note = None;
         let cache = self.cache.get_or_init(|| {
             let dir = self.cache_dir.as_ref()?;
             match Cache::open(dir, self.cache_limit) {
                 Ok((cache, rebuilt)) => {
-                    note = rebuilt.map(|n| io::Error::other(format!("extraction cache {n}")));
+                    note = rebuilt.map(io::Error::other);
                     Some(cache)
                 }
                 Err(e) => {
-                    note = Some(io::Error::new(
-                        e.kind(),
-                        format!("extraction cache unusable ({e}); not cached"),
-                    ));
+                    let reason = trawl_diag::io_message(&e);
+                    let why = format!("{}: {reason}; text is extracted without it", dir.display());
+                    note = Some(io::Error::new(e.kind(), why));
                     None
                 }
             }
         });
         if let Some(e) = note {
-            visit.warning(name, &e);
+            visit.warning(b"extraction cache", &e);
         }
         cache.as_ref()
     }
@@ -103,7 +104,7 @@ impl Extractor {
         };
         let tool_id = tool.identity();
         let cache = match tool_id {
-            Some(_) => self.cache_for(name, visit),
+            Some(_) => self.cache_for(visit),
             None => None,
         };
         // The keys: the file's (fast, on every run) and its bytes' (on a
@@ -113,7 +114,9 @@ impl Extractor {
             match identity {
                 Identity::File(_) => {
                     if let Ok(key) = stat_key(&document, tool_id) {
-                        if let Some(flow) = self.cached(cache, tool, &key, &[], name, origin, visit)
+                        let doc = Some(&document);
+                        if let Some(flow) =
+                            self.cached(cache, tool, (&key, &[]), doc, name, origin, visit)
                         {
                             return Some(flow);
                         }
@@ -126,7 +129,10 @@ impl Extractor {
             }
             if let Ok(key) = content_key(Positional { file: &document, at: 0 }, tool_id) {
                 let aliases: Vec<&[u8]> = keys.iter().map(Vec::as_slice).collect();
-                if let Some(flow) = self.cached(cache, tool, &key, &aliases, name, origin, visit) {
+                let asked = (&key[..], &aliases[..]);
+                if let Some(flow) =
+                    self.cached(cache, tool, asked, Some(&document), name, origin, visit)
+                {
                     return Some(flow);
                 }
                 keys.insert(0, key);
@@ -141,9 +147,37 @@ impl Extractor {
         let reads_path = tool.input == crate::tools::Input::Path && path.is_some();
         let opened = if reads_path { document.metadata().ok() } else { None };
         let mut recorder = Recorder::new(MAX_CACHED);
+        // A document whose bytes are text: its tool's text is held until
+        // the tool ends well, so that if it fails the bytes are searched
+        // instead and nothing of the text was printed.
+        let bytes = match tool.on_failure {
+            OnFailure::SearchBytes => document.try_clone().ok(),
+            OnFailure::Report => None,
+        };
+        let mut held: Option<Vec<u8>> = bytes.as_ref().map(|_| Vec::new());
         let outcome = {
-            let mut text =
-                |r: &mut dyn Read| recorded(name, r, tool.pages, origin, &mut recorder, visit);
+            let mut text = |r: &mut dyn Read| {
+                if let Some(h) = held.as_mut() {
+                    match r.take(HELD + 1).read_to_end(h) {
+                        Ok(_) if h.len() as u64 <= HELD => return Flow::Continue,
+                        // Too much to hold (or unreadable): searched as it
+                        // comes, as any other document's.
+                        _ => {
+                            let start = held.take().unwrap_or_default();
+                            let mut all = io::Read::chain(&start[..], r);
+                            return recorded(
+                                name,
+                                &mut all,
+                                tool.pages,
+                                origin,
+                                &mut recorder,
+                                visit,
+                            );
+                        }
+                    }
+                }
+                recorded(name, r, tool.pages, origin, &mut recorder, visit)
+            };
             let subject = Subject { file: document, path, name };
             self.runner.run(tool, subject, &mut text)
         };
@@ -151,8 +185,9 @@ impl Extractor {
             keys.clear();
         }
         let store = |recorder: Recorder, failure: Option<String>| {
+            let entry = recorder.finish(failure).map(|e| e.named(name));
             if let (Some(cache), Some((key, aliases)), Some(entry)) =
-                (cache, keys.split_first(), recorder.finish(failure))
+                (cache, keys.split_first(), entry)
             {
                 let aliases: Vec<&[u8]> = aliases.iter().map(Vec::as_slice).collect();
                 if let Err(e) = cache.put(key, &aliases, &entry) {
@@ -163,6 +198,12 @@ impl Extractor {
         };
         match outcome {
             Ok(Outcome::Ran(flow)) => {
+                let flow = match held.take() {
+                    Some(text) => {
+                        recorded(name, &mut &text[..], tool.pages, origin, &mut recorder, visit)
+                    }
+                    None => flow,
+                };
                 if flow == Flow::Continue {
                     if let Some(e) = store(recorder, None) {
                         visit.warning(name, &io::Error::other(format!("extraction cache: {e}")));
@@ -178,7 +219,12 @@ impl Extractor {
             Err(e) if e.kind() == io::ErrorKind::Interrupted => Some(Flow::Stop),
             Err(e) => {
                 // The same document fails the same way: remembered, with
-                // the text made before the failure (searched already).
+                // the text made before the failure (searched already), or
+                // none when its bytes are searched instead.
+                if let (Some(_), Some(bytes)) = (held, &bytes) {
+                    let _ = store(Recorder::new(0), Some(e.to_string()));
+                    return Some(searched_as_bytes(bytes, name, origin, &e, visit));
+                }
                 let _ = store(recorder, Some(e.to_string()));
                 visit.error(name, &e);
                 Some(Flow::Continue)
@@ -206,36 +252,66 @@ impl Extractor {
             _ => return None,
         };
         let key = decoded_key(file, tool.identity()?).ok()?;
-        let cache = self.cache_for(name, visit)?;
-        self.cached(cache, tool, &key, &[], name, Origin::Whole, visit)
+        let cache = self.cache_for(visit)?;
+        self.cached(cache, tool, (&key, &[]), None, name, Origin::Whole, visit)
     }
 
     /// Answers from the cache, if it holds `key`; then makes each alias
-    /// find it too.
+    /// find it too. A failure it remembers is handed over as remembered,
+    /// or, for a document whose bytes are text, the bytes of `document`
+    /// are searched again (None without `document`: read it).
     #[allow(clippy::too_many_arguments)]
     fn cached(
         &self,
         cache: &Cache,
         tool: &Tool,
-        key: &[u8],
-        aliases: &[&[u8]],
+        (key, aliases): (&[u8], &[&[u8]]),
+        document: Option<&File>,
         name: &[u8],
         origin: Origin<'_>,
         visit: &mut dyn Visit,
     ) -> Option<Flow> {
         let entry = cache.get(key).ok()??;
+        let as_bytes = entry.failure.is_some() && tool.on_failure == OnFailure::SearchBytes;
+        if as_bytes && document.is_none() {
+            return None;
+        }
         if !aliases.is_empty() {
             let _ = cache.put(key, aliases, &entry);
+        }
+        let failure =
+            entry.failure.as_ref().map(|f| io::Error::new(io::ErrorKind::InvalidData, f.as_str()));
+        if let (true, Some(document), Some(failure)) = (as_bytes, document, &failure) {
+            return Some(searched_as_bytes(document, name, origin, failure, visit));
         }
         let flow = match tool.pages {
             Pages::FormFeed => visit.pages(name, &mut entry.text(), origin),
             Pages::None => visit.text(name, &mut entry.text(), origin),
         };
-        if let Some(failure) = entry.failure {
-            visit.error(name, &io::Error::new(io::ErrorKind::InvalidData, failure));
+        if let Some(failure) = failure {
+            visit.remembered_failure(name, &failure);
         }
         Some(flow)
     }
+}
+
+/// How much of a text-like document's extracted text is held until its
+/// tool ends (see [`OnFailure::SearchBytes`]); past it, the text is searched
+/// as it comes.
+const HELD: u64 = 64 << 20;
+
+/// Searches the bytes of `document`, whose tool failed with `why`, as they
+/// are (a document whose bytes are text), and says so.
+fn searched_as_bytes(
+    document: &File,
+    name: &[u8],
+    origin: Origin<'_>,
+    why: &io::Error,
+    visit: &mut dyn Visit,
+) -> Flow {
+    let flow = visit.text(name, &mut Positional { file: document, at: 0 }, origin);
+    visit.searched_as_bytes(name, why);
+    flow
 }
 
 /// Hands `r` to the visitor, recording what is read for the cache; a

@@ -34,9 +34,30 @@ pub struct Entry {
     compressed: Vec<u8>,
     /// Why the extractor failed, if it did.
     pub failure: Option<String>,
+    /// The document's name when it was stored (an absolute path, with its
+    /// `{member}` parts), for `trawl cache failures`; None from a trawl
+    /// that did not keep it.
+    pub name: Option<Vec<u8>>,
 }
 
 impl Entry {
+    /// This entry, naming the document `name` (made absolute against the
+    /// working directory).
+    pub fn named(self, name: &[u8]) -> Entry {
+        let absolute = match name.first() {
+            Some(b'/') => name.to_vec(),
+            _ => {
+                use std::os::unix::ffi::OsStrExt;
+                let mut path = std::env::current_dir()
+                    .map_or_else(|_| Vec::new(), |d| d.as_os_str().as_bytes().to_vec());
+                path.push(b'/');
+                path.extend_from_slice(name.strip_prefix(b"./").unwrap_or(name));
+                path
+            }
+        };
+        Entry { name: Some(absolute), ..self }
+    }
+
     /// The text, decoded as it is read.
     pub fn text(&self) -> impl Read + '_ {
         // The frame was written by `Recorder`; a failure to start decoding
@@ -95,7 +116,7 @@ impl Recorder {
     /// The entry, if all the text was recorded.
     pub fn finish(self, failure: Option<String>) -> Option<Entry> {
         let compressed = self.enc?.finish().ok()?;
-        Some(Entry { compressed, failure })
+        Some(Entry { compressed, failure, name: None })
     }
 }
 
@@ -114,8 +135,9 @@ pub(crate) struct PackRow {
 /// A row of a pack, as read: its place, what it is, its frame.
 pub(crate) type StoredPackRow = (i64, Vec<u8>, Vec<u8>);
 
-/// A row of `texts`: key, failure, compressed text, its hash, last use.
-type StoredRow = (Vec<u8>, Option<String>, Vec<u8>, Vec<u8>, i64);
+/// A row of `texts`: key, failure, compressed text, its hash, last use,
+/// the document's name.
+type StoredRow = (Vec<u8>, Option<String>, Vec<u8>, Vec<u8>, i64, Option<Vec<u8>>);
 
 /// The default size limit of the stored (compressed) texts.
 pub const DEFAULT_LIMIT: u64 = 4 << 30;
@@ -170,7 +192,8 @@ impl Cache {
                  data BLOB NOT NULL,
                  hash BLOB NOT NULL,
                  size INTEGER NOT NULL,
-                 used INTEGER NOT NULL);
+                 used INTEGER NOT NULL,
+                 name BLOB);
              CREATE INDEX IF NOT EXISTS texts_used ON texts (used);
              -- The total size is summed at every store: from this index, not
              -- from the rows, whose size column sits after the text's
@@ -202,6 +225,16 @@ impl Cache {
              CREATE INDEX IF NOT EXISTS packs_used ON packs (used);
              CREATE INDEX IF NOT EXISTS packs_size ON packs (size);",
         )?;
+        // The name column came later: a database made before it gets it
+        // (its rows name nothing), and earlier trawls ignore it.
+        let named: i64 = conn.query_row(
+            "SELECT COUNT(*) FROM pragma_table_info('texts') WHERE name = 'name'",
+            [],
+            |r| r.get(0),
+        )?;
+        if named == 0 {
+            conn.execute_batch("ALTER TABLE texts ADD COLUMN name BLOB")?;
+        }
         let schema: Option<i64> = conn
             .query_row("SELECT value FROM meta WHERE name = 'schema'", [], |r| r.get(0))
             .optional()?;
@@ -239,13 +272,17 @@ impl Cache {
         // Asked for every document a search meets: prepared once.
         let row: Option<StoredRow> = conn
             .prepare_cached(
-                "SELECT t.key, t.failure, t.data, t.hash, t.used FROM texts t
+                "SELECT t.key, t.failure, t.data, t.hash, t.used, t.name FROM texts t
                  WHERE t.key = ?1 OR t.key = (SELECT target FROM aliases WHERE key = ?1)
                  LIMIT 1",
             )?
-            .query_row([key], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))
+            .query_row([key], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?, r.get(5)?))
+            })
             .optional()?;
-        let Some((stored_key, failure, compressed, hash, used)) = row else { return Ok(None) };
+        let Some((stored_key, failure, compressed, hash, used, name)) = row else {
+            return Ok(None);
+        };
         let now = now();
         if now - used > 3600 {
             conn.execute("UPDATE texts SET used = ?1 WHERE key = ?2", params![now, stored_key])?;
@@ -255,7 +292,7 @@ impl Cache {
             self.conn().execute("DELETE FROM texts WHERE key = ?1", [&stored_key])?;
             return Ok(None);
         }
-        Ok(Some(Entry { compressed, failure }))
+        Ok(Some(Entry { compressed, failure, name }))
     }
 
     /// Stores `entry` under `key`, and makes each of `aliases` find it.
@@ -264,14 +301,16 @@ impl Cache {
         let mut conn = self.conn();
         let tx = conn.transaction()?;
         tx.execute(
-            "INSERT OR REPLACE INTO texts (key, failure, data, hash, size, used) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            "INSERT OR REPLACE INTO texts (key, failure, data, hash, size, used, name)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             params![
                 key,
                 entry.failure,
                 entry.compressed,
                 &hash.as_bytes()[..],
                 entry.compressed.len() as i64,
-                now()
+                now(),
+                entry.name
             ],
         )?;
         for alias in aliases {
@@ -428,6 +467,31 @@ impl Cache {
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )?;
         Ok((n as u64, failed as u64, bytes as u64))
+    }
+
+    /// The failures remembered: each document's name (None when an
+    /// earlier trawl stored it) and its extractor's message, by name.
+    pub fn failures(&self) -> rusqlite::Result<Vec<(Option<Vec<u8>>, String)>> {
+        let conn = self.conn();
+        let mut rows = conn.prepare(
+            "SELECT name, failure FROM texts WHERE failure IS NOT NULL ORDER BY name, failure",
+        )?;
+        let failures = rows.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect();
+        failures
+    }
+
+    /// Forgets the failures remembered (the next search runs their
+    /// extractors again); returns how many.
+    pub fn clear_failures(&self) -> rusqlite::Result<usize> {
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        tx.execute(
+            "DELETE FROM aliases WHERE target IN (SELECT key FROM texts WHERE failure IS NOT NULL)",
+            [],
+        )?;
+        let n = tx.execute("DELETE FROM texts WHERE failure IS NOT NULL", [])?;
+        tx.commit()?;
+        Ok(n)
     }
 
     /// Removes every entry.

@@ -11,6 +11,8 @@
 //! command = ["djvutxt", "{}", "/dev/stdout"]   # {}: the document's path
 //! timeout = 60                   # seconds (default: --extract-timeout)
 //! pages = true                   # the output ends each page with a form feed
+//! text = true                    # the files are text: if the tool fails, their
+//!                                # bytes are searched as they are (as grep would)
 //! ```
 //!
 //! A table needs `glob` (or `iglob`, without regard to case) or `magic`;
@@ -26,7 +28,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::kind::HEAD;
-use crate::tools::{Pages, Provenance, Tool};
+use crate::tools::{OnFailure, Pages, Provenance, Tool};
 
 /// A configured extractor: which files, and the tool that reads them.
 #[derive(Debug)]
@@ -94,6 +96,8 @@ struct Table {
     timeout: Option<f64>,
     #[serde(default)]
     pages: bool,
+    #[serde(default)]
+    text: bool,
 }
 
 #[derive(Deserialize, Default)]
@@ -210,6 +214,9 @@ fn table(t: Table, file: &Path) -> Result<Configured, String> {
     );
     tool.timeout = timeout;
     tool.pages = if t.pages { Pages::FormFeed } else { Pages::None };
+    if t.text {
+        tool.on_failure = OnFailure::SearchBytes;
+    }
     Ok(Configured {
         tool,
         base: set(base, any_base)?,

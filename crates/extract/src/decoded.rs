@@ -38,7 +38,7 @@ impl Extractor {
         if file.metadata().ok()?.len() < MIN_CACHED {
             return None;
         }
-        let cache = self.cache_for(name, visit)?;
+        let cache = self.cache_for(visit)?;
         let tool = format!("decoded {} 1", codec.name());
         let key = stat_key(file, tool.as_bytes()).ok()?;
         if let Ok(Some(entry)) = cache.get(&key) {

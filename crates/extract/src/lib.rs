@@ -152,6 +152,20 @@ pub trait Visit {
     fn warning(&mut self, name: &[u8], err: &io::Error) {
         self.error(name, err);
     }
+
+    /// The extractor of a document whose bytes are text (PostScript, or a
+    /// configured extractor's `text = true` files) failed, now or in a run
+    /// the cache remembers, and its bytes were handed to [`Visit::text`]
+    /// instead, as grep would search them. Not an error; by default
+    /// nothing.
+    fn searched_as_bytes(&mut self, _name: &[u8], _why: &io::Error) {}
+
+    /// The cache remembers that this document's text could not be (all)
+    /// extracted; what was extracted was handed over. By default reported
+    /// as an error, as the first time.
+    fn remembered_failure(&mut self, name: &[u8], err: &io::Error) {
+        self.error(name, err);
+    }
 }
 
 /// How deep and how large extraction may go.

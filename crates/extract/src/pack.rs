@@ -388,7 +388,7 @@ impl Extractor {
             let replay = !member || failed(row);
             Ok(crate::cache::PackRow { meta: row.write(), member, replay, frame })
         });
-        let kept = match self.cache_for(path, packing.inner) {
+        let kept = match self.cache_for(packing.inner) {
             Some(cache) => cache.put_pack(&key, rows).is_ok(),
             None => false,
         };
@@ -414,7 +414,7 @@ impl Extractor {
         (count, wanted): (u32, &[u32]),
         visit: &mut dyn Visit,
     ) -> Option<Flow> {
-        let cache: &Cache = self.cache_for(path, visit)?;
+        let cache: &Cache = self.cache_for(visit)?;
         let key = self.pack_key(file).ok()?;
         let (pack, stored) = cache.pack(&key).ok()??;
         if stored != count {

@@ -51,6 +51,18 @@ pub enum Provenance {
     },
 }
 
+/// What is done with a document whose tool fails.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum OnFailure {
+    /// The failure is reported (the text made before it is searched).
+    Report,
+    /// The document's bytes are text (PostScript, a configured
+    /// `text = true` format): they are searched as they are, as grep
+    /// would, and the failure is counted, not reported. The tool's text is
+    /// held until it ends, so nothing of it is printed if it fails.
+    SearchBytes,
+}
+
 /// A program that writes a document's text on its standard output.
 #[derive(Debug)]
 pub struct Tool {
@@ -66,6 +78,8 @@ pub struct Tool {
     pub pages: Pages,
     /// Its own time limit (else the run's).
     pub timeout: Option<Duration>,
+    /// What a failure of it means for the document.
+    pub on_failure: OnFailure,
     /// Where it comes from.
     pub origin: Provenance,
     /// What identifies its output for the cache, found once.
@@ -90,6 +104,7 @@ impl Tool {
             input,
             pages: Pages::None,
             timeout: None,
+            on_failure: OnFailure::Report,
             origin,
             identity: OnceLock::new(),
             missing: AtomicBool::new(false),
@@ -99,6 +114,12 @@ impl Tool {
     fn builtin(name: &str, argv: &[&str], pages: Pages, origin: Provenance) -> Tool {
         let args = argv[1..].iter().map(OsString::from).collect();
         Tool { pages, ..Tool::new(name, OsStr::new(argv[0]), args, origin) }
+    }
+
+    /// This tool, with its documents' bytes searched when it fails (see
+    /// [`OnFailure::SearchBytes`]).
+    pub(crate) fn searching_bytes_on_failure(self) -> Tool {
+        Tool { on_failure: OnFailure::SearchBytes, ..self }
     }
 
     /// The arguments for a document at `path` (`{}` replaced; a relative
@@ -204,7 +225,8 @@ impl Default for Builtins {
                 ],
                 Pages::None,
                 optional("ghostscript"),
-            ),
+            )
+            .searching_bytes_on_failure(),
             // catdvi ends each page with a form feed.
             dvi: Tool::builtin("dvi", &["catdvi"], Pages::FormFeed, optional("catdvi")),
             // catdoc's readers of OLE2 compound files (xls2csv reads a

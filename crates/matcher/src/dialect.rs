@@ -280,24 +280,133 @@ fn opens_interval(rest: &str) -> bool {
     }
 }
 
+/// GNU grep's message for a bracket expression that looks like a class
+/// written without its own brackets (see [`misplaced_class`]).
+pub const MISPLACED_CLASS: &str = "character class syntax is [[:space:]], not [:space:]";
+
+/// Whether `pattern` (read with POSIX brackets) holds a bracket expression
+/// that GNU grep refuses as a misplaced class, `[:space:]` for
+/// `[[:space:]]`: its members are single characters only (no range, no
+/// class), the first and the last is `:`, and another is not (`[:a:]`,
+/// `[^:alpha:]`; not `[::]`, `[:a-z:]` or `[:[:alpha:]:]`).
+pub fn misplaced_class(pattern: &str) -> bool {
+    // The bracket being read: its members so far, and whether it is still
+    // one of single characters.
+    let mut members: Option<(Vec<char>, bool)> = None;
+    for t in tokens(pattern, Brackets::Posix) {
+        match (t.kind, members.as_mut()) {
+            (TokenKind::ClassOpen { .. }, _) => members = Some((Vec::new(), true)),
+            (TokenKind::Char { c, in_class: true }, Some((m, plain))) => {
+                // A `-` between members makes a range (the first and last
+                // members are `:` in the shape looked for).
+                *plain &= c != '-';
+                m.push(c);
+            }
+            (TokenKind::PosixClass { .. }, Some((_, plain))) => *plain = false,
+            (TokenKind::ClassClose, Some((m, plain))) => {
+                let shape = *plain
+                    && m.first() == Some(&':')
+                    && m.last() == Some(&':')
+                    && m.iter().any(|&c| c != ':');
+                if shape {
+                    return true;
+                }
+                members = None;
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// A POSIX expression (`-E`, or `-G` once translated) spelled for the Perl
+/// dialect trawl runs it in: a bracket expression whose first member is
+/// `:`, `.` or `=` (`[:a-z:]`, `[=a=]`, `[::]`) is a plain one in POSIX,
+/// where PCRE2 would refuse a misplaced class, so that member is escaped.
+pub fn posix_brackets_for_perl(pattern: &str) -> std::borrow::Cow<'_, str> {
+    let mut at_first_member = false;
+    let mut escapes = Vec::new();
+    for t in tokens(pattern, Brackets::Perl) {
+        if let (true, TokenKind::Char { c: ':' | '.' | '=', in_class: true }) =
+            (at_first_member, t.kind)
+        {
+            escapes.push(t.at);
+        }
+        at_first_member = matches!(t.kind, TokenKind::ClassOpen { .. });
+    }
+    if escapes.is_empty() {
+        return std::borrow::Cow::Borrowed(pattern);
+    }
+    let mut out = String::with_capacity(pattern.len() + escapes.len());
+    let mut from = 0;
+    for at in escapes {
+        out.push_str(&pattern[from..at]);
+        out.push('\\');
+        from = at;
+    }
+    out.push_str(&pattern[from..]);
+    std::borrow::Cow::Owned(out)
+}
+
+/// Checks the back-references of a POSIX extended expression (`-E`, which
+/// trawl reads as the Perl dialect) as GNU grep's parser does: `\N` may
+/// name only a group closed before it (`(a)\1`, `((b)\2)`; not `(a\1)`,
+/// nor a group that does not exist). Groups are counted as the Perl dialect
+/// numbers them (`(?:…)` and the other `(?` forms capture nothing).
+pub fn check_extended_references(pattern: &str) -> Result<(), &'static str> {
+    let b = pattern.as_bytes();
+    let mut open: Vec<Option<usize>> = Vec::new();
+    let mut closed: Vec<bool> = Vec::new();
+    for t in tokens(pattern, Brackets::Perl) {
+        match t.kind {
+            TokenKind::Char { c: '(', in_class: false } => match b.get(t.at + 1) {
+                Some(b'?' | b'*') => open.push(None),
+                _ => {
+                    closed.push(false);
+                    open.push(Some(closed.len()));
+                }
+            },
+            TokenKind::Char { c: ')', in_class: false } => {
+                if let Some(Some(n)) = open.pop() {
+                    closed[n - 1] = true;
+                }
+            }
+            TokenKind::Escape(Some(d @ '1'..='9'))
+                if !closed.get(d as usize - '1' as usize).copied().unwrap_or(false) =>
+            {
+                return Err("Invalid back reference");
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// Checks a POSIX basic expression the way GNU grep's parser does, with its
 /// messages: unmatched `\\(`, `\\)`, `\\{` and `[`, bad interval contents,
 /// intervals over 32767, and ranges that run backwards.
 pub fn check_basic(pattern: &str) -> Result<(), &'static str> {
     let b = pattern.as_bytes();
-    let mut depth = 0usize;
-    // Groups closed so far: a back-reference may name only those.
-    let mut closed = 0usize;
+    // The groups open (by number, innermost last), and whether each group
+    // is closed: a back-reference may name only a closed one, however
+    // deeply nested (`\(\(b\)\2\)`: group 2 closes before `\2`).
+    let mut open: Vec<usize> = Vec::new();
+    let mut closed: Vec<bool> = Vec::new();
     let mut members = Members::default();
     let mut in_class = false;
     for t in tokens(pattern, Brackets::Posix) {
         match t.kind {
-            TokenKind::Escape(Some('(')) => depth += 1,
-            TokenKind::Escape(Some(')')) => {
-                depth = depth.checked_sub(1).ok_or("Unmatched ) or \\)")?;
-                closed += 1;
+            TokenKind::Escape(Some('(')) => {
+                closed.push(false);
+                open.push(closed.len());
             }
-            TokenKind::Escape(Some(d @ '1'..='9')) if d as usize - '0' as usize > closed => {
+            TokenKind::Escape(Some(')')) => {
+                let n = open.pop().ok_or("Unmatched ) or \\)")?;
+                closed[n - 1] = true;
+            }
+            TokenKind::Escape(Some(d @ '1'..='9'))
+                if !closed.get(d as usize - '1' as usize).copied().unwrap_or(false) =>
+            {
                 return Err("Invalid back reference");
             }
             TokenKind::Escape(Some('{')) if t.at > 0 => check_interval(&b[t.at + 2..])?,
@@ -324,7 +433,10 @@ pub fn check_basic(pattern: &str) -> Result<(), &'static str> {
     if in_class {
         return Err("Unmatched [, [^, [:, [., or [=");
     }
-    if depth > 0 {
+    if misplaced_class(pattern) {
+        return Err(MISPLACED_CLASS);
+    }
+    if !open.is_empty() {
         return Err("Unmatched ( or \\(");
     }
     Ok(())
@@ -446,7 +558,32 @@ fn word_end(f: Flavor) -> &'static str {
 
 #[cfg(test)]
 mod tests {
-    use super::{check_basic, to_perl, Dialect, Flavor};
+    use super::{
+        check_basic, check_extended_references, to_perl, Dialect, Flavor, MISPLACED_CLASS,
+    };
+
+    #[test]
+    fn extended_brackets_starting_with_a_class_opener_are_plain_for_perl() {
+        for (p, want) in [
+            ("[:a-z:]", r"[\:a-z:]"),
+            ("x[^=a=]", r"x[^\=a=]"),
+            ("[::]|[.]", r"[\::]|[\.]"),
+            ("[[:alpha:]]", "[[:alpha:]]"),
+            ("a:b", "a:b"),
+        ] {
+            assert_eq!(super::posix_brackets_for_perl(p), want, "{p}");
+        }
+    }
+
+    #[test]
+    fn extended_back_references_name_only_closed_groups() {
+        for p in [r"(a\1)", r"(a)\2", r"\1(a)", r"((a)\1)", r"(?:a)\1", r"(\1)*b"] {
+            assert_eq!(check_extended_references(p), Err("Invalid back reference"), "{p}");
+        }
+        for p in [r"(a)\1", r"a(([bc])\2)*d", r"(?:x)(a)\1", r"[(]\(a\)", r"((a)(b))\3\1"] {
+            assert_eq!(check_extended_references(p), Ok(()), "{p}");
+        }
+    }
 
     #[test]
     fn basic_expressions_are_checked_as_gnu_grep_does() {
@@ -464,16 +601,25 @@ mod tests {
             (r"b\1", "Invalid back reference"),
             (r"\(a\1\)", "Invalid back reference"),
             (r"\(a\)\2", "Invalid back reference"),
+            // A nested group closed before the reference may be named.
+            (r"\(\(a\)\2\1\)", "Invalid back reference"),
             (r"[[.ab.]]", "Invalid collation character"),
             (r"[[=ab=]]", "Invalid collation character"),
             (r"[[.space.]]", "Invalid collation character"),
             (r"[c-[.a.]]", "Invalid range end"),
+            (r"[:space:]", MISPLACED_CLASS),
+            (r"x[^:alpha:]", MISPLACED_CLASS),
+            (r"[:.:]", MISPLACED_CLASS),
+            (r"[:ab:c:]", MISPLACED_CLASS),
         ] {
             assert_eq!(check_basic(p), Err(want), "{p}");
         }
         for p in [
             r"\(a\)\{1,3\}",
             r"\(a\)\(b\)\2",
+            // Group 2, nested in group 1, is closed before `\2`.
+            r"a\(\([bc]\)\2\)*d",
+            r"a\(\(b\)*\2\)*d",
             r"[[.a.]-c]",
             r"[a-[.c.]]",
             r"xa\{,\}y",
@@ -482,6 +628,14 @@ mod tests {
             r"[[:alpha:]-]",
             r"a\{3\}",
             r"\{1",
+            // Not the shape of a misplaced class: GNU grep takes these.
+            r"[::]",
+            r"[:a]",
+            r"[:a:b]",
+            r"[:a-z:]",
+            r"[:-a:]",
+            r"[:[:alpha:]:]",
+            r"[[:space:]]",
         ] {
             assert_eq!(check_basic(p), Ok(()), "{p}");
         }

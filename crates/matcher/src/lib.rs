@@ -227,9 +227,13 @@ impl std::error::Error for Error {}
 /// The dialect the patterns are written in.
 #[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
 pub enum Syntax {
-    /// Perl-compatible regular expressions (the default; `-E` and `-P` too).
+    /// Perl-compatible regular expressions (the default; `-P` too).
     #[default]
     Perl,
+    /// POSIX extended regular expressions (`-E`): read as the Perl dialect,
+    /// with GNU grep's check of bracket expressions that look like a class
+    /// without its brackets (`[:space:]`).
+    Extended,
     /// POSIX basic regular expressions (`-G`), translated to the Perl dialect.
     Basic,
     /// Fixed strings (`-F`).
@@ -436,7 +440,7 @@ impl MatcherBuilder {
                     _ => Ok(AnyMatcher::Fixed(FixedMatcher::new(&lines, ignore_case)?)),
                 };
             }
-            Syntax::Basic | Syntax::Perl => self.perl_patterns(&lines)?,
+            Syntax::Basic | Syntax::Extended | Syntax::Perl => self.perl_patterns(&lines)?,
         };
         // Joined, one pattern can hide another's error: several are checked
         // first; one is checked only when it fails, to name its position.
@@ -483,8 +487,8 @@ impl MatcherBuilder {
                     if let Err(reason) = dialect::check_basic(&text) {
                         bad.push(BadPattern { index, offset: None, reason: reason.into() });
                     }
-                    let perl =
-                        placeholders_to_escapes(&to_perl(&text, Dialect::Basic, Flavor::Pcre));
+                    let perl = to_perl(&text, Dialect::Basic, Flavor::Pcre);
+                    let perl = placeholders_to_escapes(&dialect::posix_brackets_for_perl(&perl));
                     // With NUL ending lines, GNU's `.` matches a newline.
                     out.push(match self.terminator {
                         LineTerminator::Nul => format!("(?s){perl}"),
@@ -495,6 +499,28 @@ impl MatcherBuilder {
                     return Err(Error::new(ErrorKind::Patterns(bad)));
                 }
                 out
+            }
+            Syntax::Extended => {
+                let bad: Vec<BadPattern> = lines
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(index, p)| {
+                        let text = bytes_to_placeholders(p);
+                        let reason = match dialect::misplaced_class(&text) {
+                            true => Err(dialect::MISPLACED_CLASS),
+                            false => dialect::check_extended_references(&text),
+                        };
+                        let reason = reason.err()?.into();
+                        Some(BadPattern { index, offset: None, reason })
+                    })
+                    .collect();
+                if !bad.is_empty() {
+                    return Err(Error::new(ErrorKind::Patterns(bad)));
+                }
+                lines
+                    .iter()
+                    .map(|p| dialect::posix_brackets_for_perl(&bytes_to_pattern(p)).into_owned())
+                    .collect()
             }
             Syntax::Perl => lines.iter().map(|p| bytes_to_pattern(p)).collect(),
         })
@@ -526,7 +552,18 @@ impl MatcherBuilder {
             Engine::Auto | Engine::Pcre2 => check::Checker::Pcre,
         };
         // Offsets in a translated pattern are not offsets in the user's.
-        let same_text = |p: &[u8], r: &str| self.syntax == Syntax::Perl && p == r.as_bytes();
+        let perl = matches!(self.syntax, Syntax::Perl | Syntax::Extended);
+        let same_text = |p: &[u8], r: &str| perl && p == r.as_bytes();
+        // The default engine words a misplaced class as GNU grep does (as
+        // under -G and -E); `-P` keeps PCRE2's words, as grep -P.
+        let reworded = |p: &[u8], failure: (Option<usize>, String)| match self.engine {
+            Engine::Auto | Engine::Rust
+                if perl && dialect::misplaced_class(&bytes_to_placeholders(p)) =>
+            {
+                (None, dialect::MISPLACED_CLASS.to_string())
+            }
+            _ => failure,
+        };
         let bad: Vec<BadPattern> = regexes
             .iter()
             .zip(lines)
@@ -534,6 +571,7 @@ impl MatcherBuilder {
             .filter_map(|(index, (r, p))| {
                 check::check_alone(r, checker, same_text(p, r), self.text_for(lines))
                     .err()
+                    .map(|failure| reworded(p, failure))
                     .map(|(offset, reason)| BadPattern { index, offset, reason })
             })
             .collect();

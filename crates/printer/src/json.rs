@@ -49,6 +49,9 @@ enum Message<'a, S> {
         /// How an index served the search (when one did).
         #[serde(skip_serializing_if = "Option::is_none")]
         index: Option<IndexStats>,
+        /// What became of documents (when anything did not go as asked).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        extraction: Option<ExtractionStats>,
     },
 }
 
@@ -248,13 +251,37 @@ pub struct IndexStats {
     pub watched: bool,
 }
 
+/// What happened to the documents whose text an extractor makes
+/// (`--docs`), beyond what was searched.
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq, Serialize)]
+pub struct ExtractionStats {
+    /// Files and members whose text could not be (all) extracted in this
+    /// run, each reported by name.
+    pub failed: u64,
+    /// Documents the cache remembers failing: what their extractor made
+    /// was searched, and one line at the end says how many.
+    pub failed_remembered: u64,
+    /// Documents whose bytes are text (PostScript) searched as bytes after
+    /// their extractor failed, now or remembered: not an error.
+    pub searched_as_bytes: u64,
+}
+
+impl ExtractionStats {
+    /// Whether there is anything to say.
+    pub fn is_empty(&self) -> bool {
+        *self == ExtractionStats::default()
+    }
+}
+
 /// Writes the closing summary message (with how an index served the
-/// search, when one did).
+/// search, when one did, and what became of documents, when anything
+/// did not go as asked).
 pub fn summary(
     out: &mut Vec<u8>,
     stats: &super::Stats,
     elapsed: std::time::Duration,
     index: Option<IndexStats>,
+    extraction: ExtractionStats,
 ) {
     let elapsed_total = Elapsed::of(elapsed);
     let stats = TotalStats {
@@ -267,5 +294,6 @@ pub fn summary(
         matches: stats.matches,
         binary_searches_with_match: stats.binary_files_matched,
     };
-    write(out, &Plain::Summary { elapsed_total, stats, index });
+    let extraction = (!extraction.is_empty()).then_some(extraction);
+    write(out, &Plain::Summary { elapsed_total, stats, index, extraction });
 }

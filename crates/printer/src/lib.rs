@@ -16,7 +16,7 @@ mod shape;
 mod width;
 
 pub use crate::json::summary as json_summary;
-pub use crate::json::IndexStats;
+pub use crate::json::{ExtractionStats, IndexStats};
 
 use std::io;
 

@@ -9,8 +9,9 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 const BEFORE_OPTIONS: &str = "\
 PATTERN is a Perl-compatible regular expression (-F: fixed strings, -G: POSIX basic
 ones); with -e or -f every operand is a PATH. PATHs are files and directories,
-searched recursively ('-' is standard input). With no PATH: standard input when it is
-not a terminal, else the current directory (with -r, always the current directory).
+searched recursively ('-' is standard input). With no PATH: standard input when it is a
+pipe, a file or a socket, else (a terminal, /dev/null, closed) the current directory (with
+-r, always the current directory).
 Nothing is skipped unless asked: hidden, git-ignored and binary files are searched
 (-k skips them, as rg). In a UTF-8 locale patterns are Unicode-aware; in C, bytes.";
 

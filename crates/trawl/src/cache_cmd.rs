@@ -1,12 +1,16 @@
-//! `trawl cache [show|clear]`: the extraction cache's place, entries and
-//! size, or emptying it.
+//! `trawl cache [show|clear|failures]`: the extraction cache's place,
+//! entries and size; emptying it (`clear --failures`: only forgetting the
+//! failures it remembers, so that their extractors run again); or listing
+//! the documents whose text could not be extracted, with their
+//! extractors' messages (a search names them once, then only counts them).
 
 use std::process::ExitCode;
 
 use trawl_extract::cache::{default_dir, Cache, DEFAULT_LIMIT};
 
 pub fn main(args: Vec<std::ffi::OsString>) -> ExitCode {
-    let what = args.first().map(|a| a.to_string_lossy().into_owned());
+    let words: Vec<String> = args.iter().map(|a| a.to_string_lossy().into_owned()).collect();
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
     let Some(dir) = default_dir() else {
         eprintln!("trawl: cache: neither XDG_CACHE_HOME nor HOME is set");
         return ExitCode::from(2);
@@ -23,17 +27,33 @@ pub fn main(args: Vec<std::ffi::OsString>) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let result = match what.as_deref() {
-        None | Some("show") => cache.stats().map(|(entries, failed, bytes)| {
+    let result = match words[..] {
+        [] | ["show"] => cache.stats().map(|(entries, failed, bytes)| {
             println!("{}", cache.path().display());
             println!(
                 "{entries} entries ({failed} failures remembered), {:.1} MiB stored",
                 bytes as f64 / 1048576.0
             );
         }),
-        Some("clear") => cache.clear().map(|()| println!("cleared {}", cache.path().display())),
-        Some(other) => {
-            eprintln!("trawl: cache: unknown command '{other}' (show, clear)");
+        ["clear"] => cache.clear().map(|()| println!("cleared {}", cache.path().display())),
+        ["clear", "--failures"] => cache
+            .clear_failures()
+            .map(|n| println!("forgot {n} failures in {}", cache.path().display())),
+        ["failures"] => cache.failures().map(|failures| {
+            let mut out = Vec::new();
+            for (name, message) in failures {
+                let name =
+                    name.unwrap_or_else(|| b"(a document named by an earlier trawl)".to_vec());
+                out.extend_from_slice(&name);
+                out.extend_from_slice(format!(": {message}\n").as_bytes());
+            }
+            let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), &out);
+        }),
+        _ => {
+            eprintln!(
+                "trawl: cache: unknown command '{}' (show, clear, clear --failures, failures)",
+                words.join(" ")
+            );
             return ExitCode::from(2);
         }
     };

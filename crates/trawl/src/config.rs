@@ -241,6 +241,8 @@ impl Config {
             Syntax::Fixed
         } else if flag("basic") {
             Syntax::Basic
+        } else if flag("extended") {
+            Syntax::Extended
         } else {
             Syntax::Perl
         };
@@ -262,7 +264,13 @@ impl Config {
             .dot_all(flag("multiline_dotall"));
         let matcher = mb.build(&patterns.lines).map_err(|e| match e.bad_patterns() {
             [] => e.to_string(),
-            bad => patterns.describe(bad),
+            bad => patterns.describe(
+                bad,
+                match std::io::stderr().is_terminal() {
+                    true => crate::patterns::Errors::Terminal,
+                    false => crate::patterns::Errors::Plain,
+                },
+            ),
         })?;
         let patterns = patterns.lines;
         // The index's question, asked only when an index covers an operand.
@@ -385,7 +393,8 @@ impl Config {
             terminator,
         };
 
-        // Paths: the operands; with none, stdin when it is not a terminal, else ".".
+        // Paths: the operands; with none, stdin when it holds input (a pipe,
+        // a socket, a regular file), else ".".
         let mut targets: Vec<Target> = positional
             .map(|p| {
                 if p == "-" {
@@ -399,7 +408,7 @@ impl Config {
         if targets.is_empty() {
             // grep -r (and -R) with no path searches ".", whatever stdin is.
             let recursive = flag("recursive") || flag("dereference") || list_files;
-            targets.push(if recursive || crate::stdin_is_terminal() {
+            targets.push(if recursive || !crate::stdin_is_input() {
                 Target::Path { path: b".".to_vec(), display: Vec::new() }
             } else {
                 Target::Stdin

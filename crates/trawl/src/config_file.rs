@@ -11,6 +11,8 @@ use std::ffi::OsString;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::PathBuf;
 
+use crate::unusable::Severity;
+
 /// Where the file is looked for, and whether it must exist (a path named
 /// by `$TRAWL_CONFIG_PATH` must; the default one need not).
 fn location() -> Option<(PathBuf, Presence)> {
@@ -37,6 +39,15 @@ pub struct Line {
     pub arg: OsString,
 }
 
+/// A configuration file that could not be read; the search goes on without
+/// its defaults.
+pub struct Unreadable {
+    /// The one line to print (without `trawl: `).
+    pub message: String,
+    /// Whether it makes the exit status 2.
+    pub severity: Severity,
+}
+
 /// The configuration file's arguments.
 pub struct ConfigFile {
     pub path: PathBuf,
@@ -45,7 +56,7 @@ pub struct ConfigFile {
 
 impl ConfigFile {
     /// The file's arguments; `Ok(None)` when there is none to read.
-    pub fn load() -> Result<Option<ConfigFile>, String> {
+    pub fn load() -> Result<Option<ConfigFile>, Unreadable> {
         let Some((path, presence)) = location() else { return Ok(None) };
         let bytes = match std::fs::read(&path) {
             Ok(b) => b,
@@ -55,11 +66,17 @@ impl ConfigFile {
                 return Ok(None)
             }
             Err(e) => {
-                return Err(format!(
-                    "{}: {} (the configuration file; --no-config ignores it)",
+                let (severity, named) = match presence {
+                    Presence::Required => (Severity::Error, " (named by TRAWL_CONFIG_PATH)"),
+                    Presence::Optional => (Severity::Warning, ""),
+                };
+                let message = format!(
+                    "{}{}: {}{named}; its defaults are not applied",
+                    severity.prefix(),
                     path.display(),
                     trawl_diag::io_message(&e)
-                ))
+                );
+                return Err(Unreadable { message, severity });
             }
         };
         Ok(Some(ConfigFile { lines: parse(&bytes), path }))
@@ -73,15 +90,24 @@ impl ConfigFile {
 
 /// The command line with the configuration file's arguments put first
 /// (`argv` unchanged under `--no-config` or without a file). A file whose
-/// arguments are wrong alone is an error naming its path and line.
+/// arguments are wrong alone is an error naming its path and line; a file
+/// that cannot be read is reported through `unreadable` and left out.
 pub fn with_defaults(
     argv: Vec<OsString>,
     command: impl FnOnce() -> clap::Command,
+    unreadable: impl FnOnce(Unreadable),
 ) -> Result<Vec<OsString>, String> {
     if disabled(&argv) {
         return Ok(argv);
     }
-    let Some(file) = ConfigFile::load()? else { return Ok(argv) };
+    let file = match ConfigFile::load() {
+        Ok(Some(file)) => file,
+        Ok(None) => return Ok(argv),
+        Err(u) => {
+            unreadable(u);
+            return Ok(argv);
+        }
+    };
     file.check(&command())?;
     let mut out = Vec::with_capacity(argv.len() + file.lines.len());
     let mut argv = argv.into_iter();

@@ -1,28 +1,37 @@
 //! The user's extractor configuration (`$TRAWL_EXTRACTORS`, else
 //! `$XDG_CONFIG_HOME/trawl/extractors.toml`), and `trawl extractors`: what
 //! reads which documents, and whether each program is there.
+//!
+//! A file that cannot be read never stops a search (see crate::unusable):
+//! the default one gets a warning, one named by `$TRAWL_EXTRACTORS` (also
+//! when missing) an error; the built-in extractors are used. A mistake in a
+//! file that was read stops the search.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use trawl_extract::configured::{parse, Configured};
 
-/// Where the configuration is looked for.
-pub fn config_path() -> Option<PathBuf> {
+use crate::unusable::Severity;
+
+/// Where the configuration is looked for, and how much it matters when it
+/// cannot be read (see crate::unusable).
+pub fn config_path() -> Option<(PathBuf, Severity)> {
     if let Some(p) = std::env::var_os("TRAWL_EXTRACTORS").filter(|p| !p.is_empty()) {
-        return Some(PathBuf::from(p));
+        return Some((PathBuf::from(p), Severity::Error));
     }
     let config = std::env::var_os("XDG_CONFIG_HOME")
         .filter(|p| !p.is_empty())
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))?;
-    Some(config.join("trawl").join("extractors.toml"))
+    Some((config.join("trawl").join("extractors.toml"), Severity::Warning))
 }
 
-/// The configured extractors (none when there is no file); an error names
-/// the file, line and column.
+/// The configured extractors (none when there is no file, or it cannot be
+/// read: then reported once); a mistake in it is the error, naming the
+/// file, line and column.
 pub fn load() -> Result<Vec<Configured>, String> {
-    let Some(path) = config_path() else { return Ok(Vec::new()) };
+    let Some((path, severity)) = config_path() else { return Ok(Vec::new()) };
     match std::fs::read(&path) {
         Ok(bytes) => {
             let text = String::from_utf8(bytes).map_err(|e| {
@@ -30,8 +39,23 @@ pub fn load() -> Result<Vec<Configured>, String> {
             })?;
             parse(&text, &path)
         }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
-        Err(e) => Err(format!("{}: {}", path.display(), trawl_diag::io_message(&e))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && severity == Severity::Warning => {
+            Ok(Vec::new())
+        }
+        Err(e) => {
+            let named = match severity {
+                Severity::Error => " (named by TRAWL_EXTRACTORS)",
+                Severity::Warning => "",
+            };
+            let message = format!(
+                "{}{}: {}{named}; only the built-in extractors are used",
+                severity.prefix(),
+                path.display(),
+                trawl_diag::io_message(&e)
+            );
+            crate::unusable::report(&message, severity);
+            Ok(Vec::new())
+        }
     }
 }
 
@@ -50,7 +74,7 @@ pub fn main(args: Vec<std::ffi::OsString>) -> ExitCode {
         }
     };
     match config_path() {
-        Some(p) => {
+        Some((p, _)) => {
             println!("configuration: {}{}", p.display(), if p.exists() { "" } else { " (none)" })
         }
         None => println!("configuration: none (neither XDG_CONFIG_HOME nor HOME is set)"),
@@ -71,5 +95,5 @@ pub fn main(args: Vec<std::ffi::OsString>) -> ExitCode {
         };
         println!("{}\t{what}\t{}\t{found}\t{}", tool.name, argv.join(" "), tool.provenance());
     }
-    ExitCode::SUCCESS
+    ExitCode::from(if crate::unusable::errored() { 2 } else { 0 })
 }

@@ -302,5 +302,5 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
     if cmd.cancel.is_cancelled() {
         crate::interrupt::die();
     }
-    ExitCode::from(failed as u8)
+    ExitCode::from((failed || crate::unusable::errored()) as u8)
 }

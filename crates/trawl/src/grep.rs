@@ -27,9 +27,33 @@ pub struct Context<'a> {
     pub quit: AtomicBool,
     /// Writing standard output failed (reported once).
     write_failed: AtomicBool,
+    /// What became of documents beyond their search (counted for the end
+    /// of the run).
+    pub extraction: ExtractionCounts,
+}
+
+/// What became of documents, counted as the run goes (see
+/// trawl_printer::ExtractionStats).
+#[derive(Default)]
+pub struct ExtractionCounts {
     /// Files and archive members whose text could not be extracted (each
-    /// reported as met; counted for the end of the run).
-    pub extraction_failures: AtomicU64,
+    /// reported as met).
+    failed: AtomicU64,
+    /// Documents the cache remembers failing (not reported one by one).
+    remembered: AtomicU64,
+    /// Documents searched as bytes after their extractor failed.
+    as_bytes: AtomicU64,
+}
+
+impl ExtractionCounts {
+    /// The counts so far.
+    pub fn stats(&self) -> trawl_printer::ExtractionStats {
+        trawl_printer::ExtractionStats {
+            failed: self.failed.load(Ordering::Relaxed),
+            failed_remembered: self.remembered.load(Ordering::Relaxed),
+            searched_as_bytes: self.as_bytes.load(Ordering::Relaxed),
+        }
+    }
 }
 
 impl<'a> Context<'a> {
@@ -41,7 +65,7 @@ impl<'a> Context<'a> {
             error: AtomicBool::new(false),
             quit: AtomicBool::new(false),
             write_failed: AtomicBool::new(false),
-            extraction_failures: AtomicU64::new(0),
+            extraction: ExtractionCounts::default(),
         }
     }
 
@@ -88,7 +112,10 @@ fn walk_builder(cfg: &Config) -> WalkBuilder {
         .file_systems(true)
         // A file open for reading; with extraction, a temporary file, an
         // extractor's pipes and the cache's files too.
-        .visit_descriptors(if cfg.extract.is_some() { 8 } else { 1 });
+        .visit_descriptors(if cfg.extract.is_some() { 8 } else { 1 })
+        // -q stops at the first match, and, as grep, opens no operand after
+        // the one that holds it (a missing one is then never reported).
+        .operands_in_order(cfg.printer.mode == OutputMode::Quiet && cfg.targets.len() > 1);
     walk
 }
 
@@ -670,8 +697,20 @@ impl trawl_extract::Visit for Members<'_, '_> {
     }
 
     fn error(&mut self, name: &[u8], err: &io::Error) {
-        self.grep.ctx.extraction_failures.fetch_add(1, Ordering::Relaxed);
+        self.grep.ctx.extraction.failed.fetch_add(1, Ordering::Relaxed);
         self.grep.ctx.report_path(name, &trawl_diag::io_message(err));
+    }
+
+    /// Counted and said once at the end of the run (the first run named
+    /// it); the exit status is what that run's was.
+    fn remembered_failure(&mut self, _name: &[u8], _err: &io::Error) {
+        self.grep.ctx.extraction.remembered.fetch_add(1, Ordering::Relaxed);
+        self.grep.ctx.error.store(true, Ordering::Relaxed);
+    }
+
+    /// Searched as grep would: not an error, counted for --stats.
+    fn searched_as_bytes(&mut self, _name: &[u8], _why: &io::Error) {
+        self.grep.ctx.extraction.as_bytes.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Passed over on purpose (an encrypted member): reported, not counted
@@ -681,9 +720,10 @@ impl trawl_extract::Visit for Members<'_, '_> {
     }
 
     fn warning(&mut self, name: &[u8], err: &io::Error) {
-        let mut msg = name.to_vec();
+        let mut msg = b"warning: ".to_vec();
+        msg.extend_from_slice(name);
         msg.extend_from_slice(b": ");
-        msg.extend_from_slice(err.to_string().as_bytes());
+        msg.extend_from_slice(trawl_diag::io_message(err).as_bytes());
         self.grep.ctx.report(&msg, false);
     }
 }
@@ -743,7 +783,7 @@ impl Members<'_, '_> {
             }
         };
         if self.grep.last_read_failed {
-            self.grep.ctx.extraction_failures.fetch_add(1, Ordering::Relaxed);
+            self.grep.ctx.extraction.failed.fetch_add(1, Ordering::Relaxed);
         }
         match state {
             WalkState::Quit => trawl_extract::Flow::Stop,

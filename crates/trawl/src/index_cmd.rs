@@ -119,6 +119,9 @@ pub fn main(args: Vec<std::ffi::OsString>, cancel: &Cancel) -> ExitCode {
             code = ExitCode::from(2);
         }
     }
+    if crate::unusable::errored() {
+        code = ExitCode::from(2);
+    }
     code
 }
 

@@ -113,6 +113,24 @@ impl<'c> LongNames<'c> {
     }
 }
 
+impl<'c> LongNames<'c> {
+    /// When `given` (without `--` or `=VALUE`) is not a full name and
+    /// abbreviates several options (without one of GNU grep's to choose):
+    /// every name it abbreviates, in the command's order, for getopt's
+    /// message ("option '--co' is ambiguous; possibilities: ...").
+    pub fn ambiguous(&self, given: &[u8]) -> Option<Vec<&'c str>> {
+        if given.is_empty() || self.names.iter().any(|(n, _)| n.as_bytes() == given) {
+            return None;
+        }
+        let starts: Vec<(&str, &str)> =
+            self.names.iter().copied().filter(|(n, _)| n.as_bytes().starts_with(given)).collect();
+        if starts.len() < 2 || self.expand(given).is_some() {
+            return None;
+        }
+        Some(starts.into_iter().map(|(n, _)| n).collect())
+    }
+}
+
 /// The name of the one option all of `names` are names of.
 fn only_one<'c>(names: &[(&'c str, &'c str)]) -> Option<&'c str> {
     let &(first, id) = names.first()?;
@@ -139,6 +157,20 @@ mod tests {
     fn grep_options_win_over_trawl_ones() {
         assert_eq!(expand("col").as_deref(), Some("color"));
         assert_eq!(expand("coun").as_deref(), Some("count"));
+    }
+
+    #[test]
+    fn an_ambiguous_prefix_lists_every_option_it_abbreviates() {
+        let cmd = crate::args::command();
+        let names = LongNames::of(&cmd);
+        let co = names.ambiguous(b"co").expect("--co is ambiguous");
+        for grep in ["context", "color", "colour", "count"] {
+            assert!(co.contains(&grep), "{co:?}");
+        }
+        assert!(co.iter().all(|n| n.starts_with("co")), "{co:?}");
+        assert_eq!(names.ambiguous(b"col"), None, "--col is grep's --color");
+        assert_eq!(names.ambiguous(b"count"), None, "a full name");
+        assert_eq!(names.ambiguous(b"zzz"), None, "unknown");
     }
 
     #[test]

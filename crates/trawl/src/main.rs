@@ -44,9 +44,10 @@ mod patterns;
 #[cfg_attr(test, allow(dead_code))] // called only by the C entry point
 mod runtime;
 mod thread_growth;
+mod unusable;
 mod usage;
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -86,7 +87,8 @@ fn trawl_main() -> ExitCode {
     if argv.get(1).is_some_and(|a| a == "index") {
         return index_cmd::main(argv.split_off(2), &cancel);
     }
-    let argv = match config_file::with_defaults(argv, args::command) {
+    let unreadable = |u: config_file::Unreadable| unusable::report(&u.message, u.severity);
+    let argv = match config_file::with_defaults(argv, args::command, unreadable) {
         Ok(a) => a,
         Err(msg) => {
             eprintln!("trawl: {msg}");
@@ -158,10 +160,20 @@ fn trawl_main() -> ExitCode {
     let out = output::Stdout::new(&cfg);
     let ctx = grep::Context::new(&cfg, &out);
     let stats: Stats = grep::run(&ctx);
-    let failures = ctx.extraction_failures.load(Ordering::Relaxed);
-    if failures > 0 && !cfg.no_messages && !cancel.is_cancelled() {
-        let what = if failures == 1 { "file or member" } else { "files or members" };
-        eprintln!("trawl: text not extracted from {failures} {what} (each named above)");
+    let extraction = ctx.extraction.stats();
+    if !cfg.no_messages && !cancel.is_cancelled() {
+        if extraction.failed > 0 {
+            let n = extraction.failed;
+            let what = if n == 1 { "file or member" } else { "files or members" };
+            eprintln!("trawl: text not extracted from {n} {what} (each named above)");
+        }
+        if extraction.failed_remembered > 0 {
+            let n = extraction.failed_remembered;
+            let what = if n == 1 { "document's text" } else { "documents' text" };
+            eprintln!(
+                "trawl: {n} {what} could not be extracted (remembered; trawl cache failures lists them)"
+            );
+        }
     }
     if cfg.stats || cfg.printer.mode == OutputMode::Json {
         let mut text = Vec::new();
@@ -174,7 +186,7 @@ fn trawl_main() -> ExitCode {
                     files_changed: c.changed,
                     watched: c.watched > 0,
                 });
-            trawl_printer::json_summary(&mut text, &stats, elapsed, index);
+            trawl_printer::json_summary(&mut text, &stats, elapsed, index, extraction);
         } else {
             text.extend_from_slice(
                 format!(
@@ -193,6 +205,18 @@ fn trawl_main() -> ExitCode {
                 )
                 .as_bytes(),
             );
+            if extraction.searched_as_bytes > 0 {
+                let n = extraction.searched_as_bytes;
+                let line =
+                    format!("{n} documents searched as bytes after their extractor failed\n");
+                text.extend_from_slice(line.as_bytes());
+            }
+            if extraction.failed_remembered > 0 {
+                let n = extraction.failed_remembered;
+                let line =
+                    format!("{n} documents whose text could not be extracted (remembered)\n");
+                text.extend_from_slice(line.as_bytes());
+            }
             if let Some(c) = cfg.index.as_ref().and_then(|ix| ix.counts()) {
                 text.extend_from_slice(
                     format!(
@@ -214,7 +238,7 @@ fn trawl_main() -> ExitCode {
         interrupt::die();
     }
     let matched = ctx.matched.load(Ordering::Relaxed);
-    let error = ctx.error.load(Ordering::Relaxed);
+    let error = ctx.error.load(Ordering::Relaxed) || unusable::errored();
     if out.broken_pipe() {
         // SIGPIPE was ignored (or trawl would have died of it): as grep,
         // the write error was reported, and the exit status says so.
@@ -233,7 +257,21 @@ fn trawl_main() -> ExitCode {
     })
 }
 
-/// Whether standard input is a terminal (then no path means `.`).
-pub(crate) fn stdin_is_terminal() -> bool {
-    std::io::stdin().is_terminal()
+/// Whether standard input holds input to search when no path is given: a
+/// pipe, a socket or a regular file (`cmd | trawl PAT`, `trawl PAT < file`).
+/// A terminal, /dev/null (cron, CI, `nohup`, a closed descriptor reopened
+/// on it) or any other device is not: then no path means `.`, as ripgrep
+/// decides, so that a script searches what its author searched at a
+/// terminal.
+pub(crate) fn stdin_is_input() -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    // SAFETY: descriptor 0 is open (runtime.rs opens /dev/null on a closed
+    // one); ManuallyDrop keeps it from being closed.
+    let stdin = std::mem::ManuallyDrop::new(unsafe {
+        <std::fs::File as std::os::fd::FromRawFd>::from_raw_fd(0)
+    });
+    stdin.metadata().is_ok_and(|m| {
+        let t = m.file_type();
+        t.is_file() || t.is_fifo() || t.is_socket()
+    })
 }

@@ -9,6 +9,15 @@ use std::os::unix::ffi::OsStrExt;
 use clap::ArgMatches;
 use trawl_matcher::BadPattern;
 
+/// Where error messages go, which decides how much they show.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Errors {
+    /// A terminal: a person reads them.
+    Terminal,
+    /// A pipe or a file: a script or a test suite reads them.
+    Plain,
+}
+
 /// Where one pattern line came from.
 enum Origin {
     /// `-e PATTERN` or the first operand.
@@ -67,13 +76,18 @@ impl Patterns {
     }
 
     /// The message for patterns that do not compile: a line per pattern,
-    /// `FILE:LINE: reason` for a pattern from a file (as GNU grep), and
-    /// where the engine stopped in the pattern, when that is known: then
-    /// the pattern follows, with a caret under that place (as rg shows
-    /// it). The caller prefixes the first line with `trawl: `.
-    pub fn describe(&self, bad: &[BadPattern]) -> String {
+    /// `FILE:LINE: reason` for a pattern from a file, as GNU grep words it
+    /// (which drops a pattern given twice before compiling: it is named
+    /// once, at its first place). For a terminal (`Errors::Terminal`), where
+    /// the engine stopped in the pattern, when that is known: then the
+    /// pattern follows, with a caret under that place (as rg shows it);
+    /// scripts and test suites that read the message through a pipe get
+    /// grep's one line. The caller prefixes the first line with `trawl: `.
+    pub fn describe(&self, bad: &[BadPattern], errors: Errors) -> String {
         let mut out = String::new();
-        for (k, b) in bad.iter().enumerate() {
+        let given_before = |i: usize| self.lines[..i].contains(&self.lines[i]);
+        let bad = bad.iter().filter(|b| b.index >= self.lines.len() || !given_before(b.index));
+        for (k, b) in bad.enumerate() {
             if k > 0 {
                 out.push_str("\ntrawl: ");
             }
@@ -81,6 +95,9 @@ impl Patterns {
                 out.push_str(&format!("{}:{line}: ", name.to_string_lossy()));
             }
             out.push_str(&b.reason);
+            if errors == Errors::Plain {
+                continue;
+            }
             if let (Some(at), Some(pattern)) = (b.offset, self.lines.get(b.index)) {
                 let mut shown = Vec::new();
                 trawl_diag::escape_controls(&mut shown, pattern);

@@ -17,12 +17,21 @@ pub fn message(e: &clap::Error, argv: &[std::ffi::OsString]) -> String {
     let value = context(ContextKind::InvalidValue);
     let first = match e.kind() {
         ErrorKind::UnknownArgument => match option.strip_prefix("--") {
-            Some(_) => {
+            Some(name) => {
                 // As written, with its `=VALUE` (clap names the option only).
                 let with_value = format!("{option}=");
                 let given =
                     argv.iter().map(|a| a.to_string_lossy()).find(|a| a.starts_with(&with_value));
-                format!("unrecognized option '{}'", given.as_deref().unwrap_or(&option))
+                let given = given.as_deref().unwrap_or(&option);
+                match ambiguous(name) {
+                    Some(names) => {
+                        let listed: Vec<String> =
+                            names.iter().map(|n| format!("'--{n}'")).collect();
+                        let listed = listed.join(" ");
+                        format!("option '{given}' is ambiguous; possibilities: {listed}")
+                    }
+                    None => format!("unrecognized option '{given}'"),
+                }
             }
             None => format!("invalid option -- '{}'", option.trim_start_matches('-')),
         },
@@ -50,6 +59,14 @@ pub fn message(e: &clap::Error, argv: &[std::ffi::OsString]) -> String {
         }
     };
     format!("{first}\n{}", usage_lines())
+}
+
+/// The options `name` (a long option without `--`) abbreviates, when it
+/// abbreviates several (see crate::long_prefix).
+fn ambiguous(name: &str) -> Option<Vec<String>> {
+    let cmd = crate::args::command();
+    let names = crate::long_prefix::LongNames::of(&cmd).ambiguous(name.as_bytes())?;
+    Some(names.into_iter().map(str::to_string).collect())
 }
 
 fn missing_value(option: &str) -> String {

@@ -122,9 +122,10 @@ fn configuration_file_errors_name_the_file_and_line() {
         assert_eq!(err.lines().count(), 1, "one line for config {text:?}: {err:?}");
         assert!(r.stdout.is_empty(), "no search with a bad configuration file");
     }
-    // A file named by TRAWL_CONFIG_PATH must exist.
+    // A file named by TRAWL_CONFIG_PATH that does not exist is an error
+    // too, but the search goes on without it (see invocations.rs).
     let r = t.trawl().env("TRAWL_CONFIG_PATH", "missing").args(["hello", "a.txt"]).run();
-    r.assert_code(2);
+    r.assert_code(2).assert_stdout("hello\n");
     assert!(
         r.stderr_str().starts_with("trawl: missing: No such file or directory"),
         "{}",
@@ -853,29 +854,31 @@ fn utf8_locale_posix_classes_match_as_gnu_grep_matches() {
     }
 }
 
-/// A bad pattern: the reason, the pattern, a caret under the place (a
-/// character, not a byte, further on for each character before it), and
-/// nothing of the engine's own names.
+/// A bad pattern, on a terminal: the reason, the pattern, a caret under the
+/// place (a character, not a byte, further on for each character before
+/// it), and nothing of the engine's own names. (Through a pipe: the reason
+/// alone, as grep; see patterns::errors_speak_of_the_pattern.)
 #[test]
 fn bad_patterns_show_a_caret_under_the_place() {
     let t = Tree::new();
     t.file("f", "x\n").file("pats", "ok\nnaïve(\n");
-    let r = t.trawl().args(["-e", "é(x", "f"]).run();
+    let trawl = || t.trawl().errors_to(crate::util::ErrorsTo::Terminal);
+    let r = trawl().args(["-e", "é(x", "f"]).run();
     r.assert_code(2);
     assert_eq!(
         r.stderr_str(),
         "trawl: missing closing parenthesis (at offset 4 in 'é(x')\n    é(x\n       ^\n"
     );
-    let r = t.trawl().args(["-f", "pats", "f"]).run();
+    let r = trawl().args(["-f", "pats", "f"]).run();
     assert_eq!(
         r.stderr_str(),
         "trawl: pats:2: missing closing parenthesis (at offset 7 in 'naïve(')\n    naïve(\n          ^\n"
     );
-    let r = t.trawl().args(["-e", "(?<n>a)(?<n>b)", "f"]).run();
+    let r = trawl().args(["-e", "(?<n>a)(?<n>b)", "f"]).run();
     let err = r.stderr_str();
     assert!(err.starts_with("trawl: two named subpatterns have the same name (at offset"), "{err}");
     assert!(!err.contains("PCRE2"), "{err}");
-    let r = t.trawl().args(["--engine", "rust", "-e", "a{2,1}", "f"]).run();
+    let r = trawl().args(["--engine", "rust", "-e", "a{2,1}", "f"]).run();
     assert!(r.stderr_str().ends_with("    a{2,1}\n     ^\n"), "{}", r.stderr_str());
 }
 

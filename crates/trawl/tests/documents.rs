@@ -352,6 +352,10 @@ fn a_cached_document_starts_no_process_and_copies_hit_by_content() {
     assert_eq!(runs(&t), 2);
 }
 
+/// What a search says of one failure the cache remembers (issue 42).
+const REMEMBERED_ONE: &str =
+    "trawl: 1 document's text could not be extracted (remembered; trawl cache failures lists them)\n";
+
 #[test]
 fn a_failure_is_remembered_with_its_message() {
     let t = Tree::new();
@@ -364,7 +368,9 @@ fn a_failure_is_remembered_with_its_message() {
     assert_eq!(runs(&t), 1);
     let second = search(&t, &path, &cache, &["-c", "Dijkstra", "cut.pdf"]);
     second.assert_code(2).assert_stdout(&first.stdout);
-    assert_eq!(second.stderr, first.stderr);
+    // Issue 42: named the first time, counted after.
+    assert!(first.stderr_str().starts_with("trawl: cut.pdf: damaged"), "{}", first.stderr_str());
+    assert_eq!(second.stderr_str(), REMEMBERED_ONE);
     assert_eq!(runs(&t), 1, "a remembered failure ran pdftotext again");
 }
 
@@ -393,7 +399,8 @@ fn a_compressed_document_is_known_to_the_cache_by_its_file() {
     assert_eq!(stat_keyed.count(), 2, "each compressed document by its file");
     let second = search(&t, &path, &cache, &["-n", "Dijkstra", "a.pdf.gz", "cut.pdf.gz"]);
     second.assert_code(2).assert_stdout(&first.stdout);
-    assert_eq!(second.stderr, first.stderr, "the failure, remembered");
+    assert!(first.stderr_str().starts_with("trawl: cut.pdf.gz: damaged"), "{}", first.stderr_str());
+    assert_eq!(second.stderr_str(), REMEMBERED_ONE, "the failure, remembered");
     assert_eq!(runs(&t), 2, "the second search ran pdftotext");
     // Replaced by another compressed document: its own text.
     std::fs::remove_file(t.path().join("a.pdf.gz")).unwrap();
@@ -494,7 +501,7 @@ fn a_corrupt_cache_is_rebuilt_with_a_warning() {
     again.assert_code(0).assert_stdout(&first.stdout);
     let err = again.stderr_str();
     assert!(
-        err.starts_with("trawl: a.pdf: extraction cache ")
+        err.starts_with("trawl: warning: extraction cache: ")
             && err.trim_end().ends_with("made again"),
         "{err}"
     );
@@ -539,4 +546,98 @@ fn json_lines_of_a_pdf_carry_their_page() {
         }
     }
     assert_eq!(got, want);
+}
+
+// Issue 42, item 6: a failure the cache remembers is not printed again
+// document by document: the first search names each one; later ones say at
+// the end how many, and where to read them, with the first search's output
+// and exit status and no tool run. `trawl cache failures` lists them with
+// the extractor's message; `trawl cache clear --failures` forgets them, and
+// the next search names them again.
+#[test]
+fn a_remembered_failure_is_counted_at_the_end_not_named_again() {
+    let t = Tree::new();
+    write_pdf(&t, "good.pdf", 4);
+    let good = std::fs::read(t.path().join("good.pdf")).unwrap();
+    t.file_bytes(b"cut.pdf", &good[..good.len() / 3]);
+    t.file_bytes(b"random.pdf", b"%PDF-1.4\n\x01\x02\x03 remembered, not a pdf");
+    let (path, cache) = counted(&t);
+    let args = ["--sort", "path", "-n", "Dijkstra", "cut.pdf", "good.pdf", "random.pdf"];
+    let named = |r: &crate::util::Run| {
+        let err = r.stderr_str();
+        let mut lines: Vec<&str> = err.lines().collect();
+        assert_eq!(
+            lines.pop(),
+            Some("trawl: text not extracted from 2 files or members (each named above)"),
+            "{err}"
+        );
+        lines.sort();
+        assert_eq!(lines.len(), 2, "{err}");
+        assert!(lines[0].starts_with("trawl: cut.pdf: damaged"), "{err}");
+        assert!(lines[1].starts_with("trawl: random.pdf: damaged"), "{err}");
+    };
+    let first = search(&t, &path, &cache, &args);
+    first.assert_code(2);
+    assert!(!first.stdout.is_empty());
+    named(&first);
+    let ran = runs(&t);
+    let again = search(&t, &path, &cache, &args);
+    again.assert_code(2).assert_stdout(&first.stdout);
+    assert_eq!(
+        again.stderr_str(),
+        "trawl: 2 documents' text could not be extracted (remembered; trawl cache failures lists them)\n"
+    );
+    assert_eq!(runs(&t), ran, "the cache answered");
+    let stats = search(&t, &path, &cache, &[&["--stats"][..], &args].concat());
+    assert!(
+        stats
+            .stdout_str()
+            .contains("\n2 documents whose text could not be extracted (remembered)\n"),
+        "{}",
+        stats.stdout_str()
+    );
+    // -s: no line, the status still tells.
+    let quiet = search(&t, &path, &cache, &[&["-s"][..], &args].concat());
+    quiet.assert_code(2).assert_stdout(&first.stdout).assert_no_stderr();
+    let cache_cmd = |args: &[&str]| t.trawl().env("XDG_CACHE_HOME", &cache).args(args).run();
+    let listed = cache_cmd(&["cache", "failures"]);
+    listed.assert_code(0).assert_no_stderr();
+    let listed = listed.stdout_str();
+    let lines: Vec<&str> = listed.lines().collect();
+    assert_eq!(lines.len(), 2, "{listed}");
+    for (line, name) in lines.iter().zip(["cut.pdf", "random.pdf"]) {
+        let want = format!("{}: damaged", t.path().join(name).display());
+        assert!(line.starts_with(&want), "{listed}");
+    }
+    let forgot = cache_cmd(&["cache", "clear", "--failures"]);
+    forgot.assert_code(0);
+    assert!(forgot.stdout_str().starts_with("forgot 2 failures in "), "{}", forgot.stdout_str());
+    cache_cmd(&["cache", "failures"]).assert_code(0).assert_stdout("");
+    let third = search(&t, &path, &cache, &args);
+    third.assert_code(2).assert_stdout(&first.stdout);
+    named(&third);
+    assert_eq!(runs(&t), ran + 2, "the two failed documents were read again, the good one not");
+}
+
+// Issue 42, item 1: a cache that cannot be opened (its place is a file, or
+// another user's) never stops a search: one warning naming it, and
+// documents are read without it.
+#[test]
+fn a_cache_that_cannot_be_opened_is_one_warning_and_documents_are_still_read() {
+    let t = Tree::new();
+    write_pdf(&t, "a.pdf", 10);
+    write_pdf(&t, "b.pdf", 11);
+    t.file("blocked", "a file where the cache's directory would be\n");
+    let args = ["--docs", "--sort", "path", "-c", "Dijkstra", "a.pdf", "b.pdf"];
+    let without = t.trawl().args(["--no-cache"]).args(args).run();
+    let r = t.trawl().env("XDG_CACHE_HOME", t.path().join("blocked")).args(args).run();
+    r.assert_code(without.code).assert_stdout(&without.stdout);
+    let dir = t.path().join("blocked/trawl");
+    assert_eq!(
+        r.stderr_str(),
+        format!(
+            "trawl: warning: extraction cache: {}: Not a directory; text is extracted without it\n",
+            dir.display()
+        )
+    );
 }

@@ -389,3 +389,148 @@ fn a_mistake_in_the_extractor_configuration_is_named_by_file_line_and_column() {
         got.stderr_str()
     );
 }
+
+/// An executable `bin/gs` in the tree that logs each run to `gs.log` and
+/// runs the real Ghostscript; returns the PATH to use.
+fn counted_gs(t: &Tree) -> String {
+    let real = Cmd::new("sh", t.path()).args(["-c", "command -v gs"]).run();
+    let real = real.stdout_str().trim().to_string();
+    assert!(!real.is_empty(), "gs (installed by .ci/deps)");
+    let log = t.path().join("gs.log");
+    script(t, "gs", &format!("echo run >> '{}'\nexec '{real}' \"$@\"", log.display()));
+    format!("{}:{}", t.path().join("bin").display(), std::env::var("PATH").unwrap_or_default())
+}
+
+// Issue 42, item 6: a PostScript file Ghostscript cannot run (a MetaPost
+// figure using TeX's fonts: `Error: /undefined in jkpmi`) is text: its
+// bytes are searched as grep searches them, with no error line and exit 0
+// (and nothing of what gs wrote before failing, its error report
+// included), counted by --stats and the JSON summary; the cache remembers
+// the failure, so gs runs once.
+#[test]
+fn a_postscript_file_ghostscript_cannot_run_is_searched_as_its_bytes() {
+    let t = Tree::new();
+    let figure = "%!PS\n%%Title: fig1\n(Dijkstra's figure) jkpmi\nshowpage\n";
+    t.file("d/fig1.mps", figure);
+    t.file_bytes(
+        b"d/good.ps",
+        postscript(&["A page that Ghostscript reads.", "Dijkstra wrote it."]),
+    );
+    let path = counted_gs(&t);
+    let cache = t.path().join("cache");
+    let search = |args: &[&str]| {
+        t.trawl()
+            .env("PATH", &path)
+            .env("XDG_CACHE_HOME", &cache)
+            .args(["--docs", "--sort", "path"])
+            .args(args)
+            .args(["Dijkstra", "d"])
+            .run()
+    };
+    // As grep reads the figure's bytes, and gs the good page's text.
+    let grep = Cmd::grep(&t.path().join("d")).args(["-H", "Dijkstra", "fig1.mps"]).run();
+    let mut want = grep.stdout_str().replace("fig1.mps:", "d/fig1.mps:");
+    let good = tool_text(&t.path().join("d"), "good.ps", "gs", &GS);
+    for line in lines(&good).into_iter().filter(|l| l.windows(8).any(|w| w == b"Dijkstra")) {
+        want += &format!("d/good.ps:{}\n", String::from_utf8_lossy(line));
+    }
+    assert_eq!(want.lines().count(), 2, "{want}");
+    let runs = || std::fs::read_to_string(t.path().join("gs.log")).map_or(0, |s| s.lines().count());
+    for round in ["first", "cached"] {
+        let r = search(&[]);
+        r.assert_code(0).assert_no_stderr();
+        assert_eq!(r.stdout_str(), want, "{round}");
+        let r = search(&["--stats"]);
+        r.assert_code(0).assert_no_stderr();
+        assert!(
+            r.stdout_str()
+                .contains("\n1 documents searched as bytes after their extractor failed\n"),
+            "{round}: {}",
+            r.stdout_str()
+        );
+        let r = search(&["--json"]);
+        let summary = r.stdout_str().lines().last().unwrap_or_default().to_string();
+        assert!(
+            summary.contains(
+                r#""extraction":{"failed":0,"failed_remembered":0,"searched_as_bytes":1}"#
+            ),
+            "{round}: {summary}"
+        );
+    }
+    assert_eq!(runs(), 2, "gs ran once per document, the cache answered after");
+    // The failure is listed, with gs's words.
+    let listed = t.trawl().env("XDG_CACHE_HOME", &cache).args(["cache", "failures"]).run();
+    listed.assert_code(0);
+    let fig = t.path().join("d/fig1.mps");
+    assert!(
+        listed.stdout_str().starts_with(&format!("{}: gs failed", fig.display())),
+        "{}",
+        listed.stdout_str()
+    );
+}
+
+// Issue 42, item 6: a configured extractor's files may be declared text
+// (`text = true`): when the tool fails, their bytes are searched; without
+// it, the failure is reported (exit 2) and the text made before it searched.
+#[test]
+fn a_configured_extractor_may_declare_its_files_text() {
+    let t = Tree::new();
+    let failing = script(&t, "half", "echo 'made by the tool: needle'\nexit 3");
+    t.file("d/a.half", "needle in the bytes\n");
+    for (declared, code, want, err) in [
+        ("text = true\n", 0, "d/a.half:needle in the bytes\n", ""),
+        ("", 2, "d/a.half:made by the tool: needle\n", "d/a.half: "),
+    ] {
+        let cfg = config(
+            &t,
+            &format!(
+                "[[extractor]]\nname = 'half'\nglob = '*.half'\ncommand = ['{}']\n{declared}",
+                failing.display()
+            ),
+        );
+        let r = t
+            .trawl()
+            .env("TRAWL_EXTRACTORS", &cfg)
+            .args(["--docs", "--no-cache", "needle", "d"])
+            .run();
+        r.assert_code(code).assert_stdout(want);
+        match err {
+            "" => r.assert_no_stderr(),
+            _ => {
+                assert!(r.stderr_str().starts_with(&format!("trawl: {err}")), "{}", r.stderr_str());
+                &r
+            }
+        };
+    }
+}
+
+// Issue 42, item 1: an extractors file that cannot be read never stops a
+// search: the default one gets a warning, one named by TRAWL_EXTRACTORS
+// (also when missing) an error (exit 2); the built-in extractors are used.
+#[test]
+fn an_extractors_file_that_cannot_be_read_never_stops_a_search() {
+    let t = document_tree();
+    t.dir("xdg/trawl/extractors.toml");
+    let run = |env: (&str, std::ffi::OsString)| {
+        t.trawl()
+            .env(env.0, env.1)
+            .args(["--docs", "--no-cache", "-c", "Dijkstra", "w/figure.ps"])
+            .run()
+    };
+    let default = run(("XDG_CONFIG_HOME", t.path().join("xdg").into()));
+    default.assert_code(0).assert_stdout("1\n");
+    let file = t.path().join("xdg/trawl/extractors.toml");
+    assert_eq!(
+        default.stderr_str(),
+        format!(
+            "trawl: warning: {}: Is a directory; only the built-in extractors are used\n",
+            file.display()
+        )
+    );
+    let named = run(("TRAWL_EXTRACTORS", "missing.toml".into()));
+    named.assert_code(2).assert_stdout("1\n");
+    assert_eq!(
+        named.stderr_str(),
+        "trawl: missing.toml: No such file or directory (named by TRAWL_EXTRACTORS); only the built-in extractors are used\n"
+    );
+}

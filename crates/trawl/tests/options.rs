@@ -64,6 +64,54 @@ parity!(
     ["--max=1", "--files-with-m", "--exclude-d=deep", "foo", "."]
 );
 
+// Issue 42: an ambiguous long option lists what it may abbreviate, as
+// getopt does (its `=VALUE` kept in the name); GNU grep's candidates are
+// among trawl's, which has more options.
+#[test]
+fn an_ambiguous_long_option_lists_its_possibilities() {
+    let t = basic();
+    for given in ["--co", "--co=always", "--fi", "--no-", "--in"] {
+        let r = t.trawl().args([given, "foo", "."]).run();
+        r.assert_code(2).assert_stdout("");
+        let g = t.grep().args([given, "foo", "."]).run();
+        g.assert_code(2);
+        let (err, grep_err) = (r.stderr_str(), g.stderr_str());
+        let (first, rest) = err.split_once('\n').expect("a usage after the message");
+        let (grep_first, grep_rest) = grep_err.split_once('\n').expect("grep's usage");
+        assert_eq!(rest, grep_rest.replace("grep", "trawl"), "{given}");
+        let head = format!("option '{given}' is ambiguous; possibilities: ");
+        let listed = first.strip_prefix(&format!("trawl: {head}")).expect(first);
+        let grep_listed = grep_first.strip_prefix(&format!("grep: {head}")).expect(grep_first);
+        let names: Vec<&str> = listed.split(' ').collect();
+        // grep's --fixed-regexp is an obsolete spelling trawl does not take.
+        for name in grep_listed.split(' ').filter(|n| *n != "'--fixed-regexp'") {
+            assert!(names.contains(&name), "{given}: {name} missing from {listed}");
+        }
+        let bare = given.split('=').next().unwrap_or(given);
+        assert!(names.iter().all(|n| n.starts_with(&format!("'{bare}"))), "{listed}");
+    }
+}
+
+// Issue 42: -q stops at the first match and, as grep, opens no operand
+// after the one that holds it: a missing one is not reported, a FIFO
+// nobody writes to is not opened (which would hang). An operand before it
+// is reported as grep does. Operands are searched in parallel otherwise,
+// so each case runs several times.
+engines!(quiet_opens_no_operand_after_the_first_match, |e| {
+    let t = basic();
+    t.fifo("fifo");
+    for _ in 0..10 {
+        t.parity(e).args(["-q", "foo", "a.txt", "missing", "sub", "fifo"]).exact().check();
+        t.parity(e)
+            .args(["-q", "foo", "missing", "sub/b.c", "fifo"])
+            .errors_expected()
+            .exact()
+            .check()
+            .trawl
+            .assert_code(0);
+    }
+});
+
 // The later of -l and -L decides, as in grep.
 parity!(files_without_match_after_files_with_matches_wins, basic, ["-l", "-L", "foo", "."]);
 parity!(files_with_matches_after_files_without_match_wins, basic, ["-L", "-c", "-l", "foo", "."]);
@@ -255,7 +303,14 @@ engines!(invalid_regex_exits_two_with_position, |e| {
         c.trawl.assert_code(2).assert_stdout("");
         let err = c.trawl.stderr_str();
         assert!(err.starts_with("trawl: "), "error should start with `trawl: `: {err:?}");
-        // "at offset 2" (PCRE2) or a caret under the pattern (Rust regex).
+        assert_eq!(err.lines().count(), 1, "through a pipe, one line: {err:?}");
+        // On a terminal: "at offset 2" (PCRE2) or a caret under the
+        // pattern (Rust regex).
+        let mut args = crate::util::engine_flags(e);
+        args.extend([pat, "."]);
+        let run = t.trawl().args(args).errors_to(crate::util::ErrorsTo::Terminal).run();
+        run.assert_code(2);
+        let err = run.stderr_str();
         let caret = err.lines().any(|l| l.trim_start().starts_with('^'));
         assert!(
             err.bytes().any(|b| b.is_ascii_digit()) || caret,

@@ -2,7 +2,7 @@
 //! under both engines.
 
 use crate::fixtures::{basic, folded, literal};
-use crate::util::Tree;
+use crate::util::{ErrorsTo::Terminal, Tree};
 
 parity!(literal_matches_in_every_file_of_the_tree, basic, ["foo", "."]);
 parity!(literal_with_line_numbers, basic, ["-n", "foo", "."]);
@@ -458,21 +458,59 @@ engines!(each_pattern_is_checked_alone, |e| {
         let mut cmd = vec![];
         cmd.extend(crate::util::engine_flags(e));
         cmd.extend(args);
+        // Through a pipe, grep's words alone; on a terminal, the offset
+        // too (and the pattern with a caret, on lines of their own).
         let run = t.trawl().args(&cmd).stdin("a|b\n1\n").run();
         run.assert_code(2).assert_stdout("");
         let got = messages(&run.stderr);
         assert_eq!(got.len(), bad.len(), "{cmd:?}: {}", run.stderr_str());
-        for ((prefix, p), line) in bad.iter().zip(&got) {
+        let on_terminal = t.trawl().args(&cmd).stdin("a|b\n1\n").errors_to(Terminal).run();
+        on_terminal.assert_code(2).assert_stdout("");
+        let shown = messages(&on_terminal.stderr);
+        assert_eq!(shown.len(), bad.len(), "{cmd:?}: {}", on_terminal.stderr_str());
+        for (((prefix, p), line), shown) in bad.iter().zip(&got).zip(&shown) {
             assert!(line.starts_with(prefix), "{cmd:?}: {line}");
             if e != crate::util::Engine::Rust {
                 let grep = t.grep().args(["-P", "-e", p]).stdin("").run();
                 let want = messages(&grep.stderr);
-                let (reason, at) = line.split_once(" (at offset ").expect("an offset");
-                assert_eq!(reason, format!("{prefix}{}", want[0]), "{cmd:?}");
-                assert!(at.ends_with(&format!(" in '{p}')")), "{line}");
+                assert_eq!(line, &format!("{prefix}{}", want[0]), "{cmd:?}");
+                let (reason, at) = shown.split_once(" (at offset ").expect("an offset");
+                assert_eq!(reason, line, "{cmd:?}");
+                assert!(at.ends_with(&format!(" in '{p}')")), "{shown}");
             }
         }
     }
+});
+
+// Issue 42: GNU grep drops a pattern given twice before compiling it, so an
+// erroneous one is named once, at its first place (in two -f files, or -e
+// and -f); -G word for word against grep -G.
+engines!(a_bad_pattern_given_twice_is_named_once_at_its_first_place, |e| {
+    let t = basic();
+    t.file("g", "1[[\n").file("h", "x\n1[[\n").file("a.txt", "1\n");
+    for (args, want) in [
+        (&["-f", "g", "-f", "h"][..], &["g:1: "][..]),
+        (&["-f", "h", "-f", "g"], &["h:2: "]),
+        (&["-e", "1[[", "-f", "g"], &[""]),
+        (&["-f", "g", "-e", "1[[", "-e", "2[["], &["g:1: ", ""]),
+    ] {
+        let c =
+            t.parity(e).syntax("-G").args(args.iter().chain(&["a.txt"])).errors_expected().check();
+        c.trawl.assert_code(2).assert_stdout("");
+        let got = messages(&c.trawl.stderr);
+        assert_eq!(got, messages(&c.grep.stderr), "{args:?}");
+        assert_eq!(got.len(), want.len(), "{args:?}: {got:?}");
+        for (line, prefix) in got.iter().zip(want) {
+            assert!(line.starts_with(prefix), "{args:?}: {line}");
+        }
+    }
+    // The Perl dialect: the same rule (grep -P takes one pattern only).
+    let run =
+        t.trawl().args(crate::util::engine_flags(e)).args(["-f", "g", "-f", "h", "a.txt"]).run();
+    run.assert_code(2);
+    let got = messages(&run.stderr);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert!(got[0].starts_with("g:1: "), "{got:?}");
 });
 
 // Patterns that refer to their own groups keep their meaning beside other
@@ -498,11 +536,15 @@ fn errors_speak_of_the_pattern() {
         (&[], "(?z)", 2),
         (&["-P", "-x"], "x{2,1}", 5),
     ] {
+        let grep = t.grep().args(["-P", "-e", p]).stdin("").run();
+        // Issue 42: through a pipe, grep's one line, which scripts read.
         let run = t.trawl().args(flags).args(["-e", p]).stdin("aa\n").run();
+        run.assert_code(2);
+        assert_eq!(run.stderr_str(), format!("trawl: {}\n", messages(&grep.stderr)[0]));
+        let run = t.trawl().args(flags).args(["-e", p]).stdin("aa\n").errors_to(Terminal).run();
         run.assert_code(2);
         let err = run.stderr_str();
         assert!(!err.contains("PCRE2"), "{err}");
-        let grep = t.grep().args(["-P", "-e", p]).stdin("").run();
         let caret = format!("    {p}\n    {}^\n", " ".repeat(at));
         let want =
             format!("trawl: {} (at offset {at} in '{p}')\n{caret}", messages(&grep.stderr)[0]);
@@ -543,3 +585,159 @@ engines!(basic_collating_elements_and_equivalence_classes, |e| {
         c.trawl.assert_code(2);
     }
 });
+
+// Issue 42: a back-reference may name any group closed before it, however
+// deeply nested (`a\(\([bc]\)\2\)*d`: group 2 closes before `\2`), and only
+// such a group: GNU grep refuses one still open or missing with "Invalid
+// back reference" under -G and -E alike.
+#[test]
+fn back_references_to_closed_nested_groups_are_taken() {
+    let t = basic();
+    for (syntax, p, input) in [
+        ("-G", r"a\(\([bc]\)\2\)*d", "abbccd\nabcd\n"),
+        ("-G", r"a\(\(b\)*\2\)*d", "abbbd\nad\n"),
+        ("-E", r"a(([bc])\2)*d", "abbccd\nabcd\n"),
+        ("-E", r"(a\1)", "aa\n"),
+        ("-E", r"(a)\2", "aa\n"),
+        ("-G", r"\(a\1\)", "aa\n"),
+    ] {
+        t.parity(crate::util::Engine::Auto)
+            .syntax(syntax)
+            .args(["-e", p])
+            .stdin(input)
+            .errors_expected()
+            .exact()
+            .check();
+    }
+}
+
+/// A small deterministic generator (xorshift64*), so that a failing case
+/// can be run again.
+struct Random(u64);
+
+impl Random {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) % n
+    }
+
+    /// A pattern of nested groups, back-references (sometimes to a group
+    /// still open or missing), `[bc]` and letters, with at most two stars
+    /// and none on a group holding one (GNU's matcher is exponential on
+    /// stars nested around back-references).
+    fn pattern(&mut self, depth: u32, groups: &mut u64, extended: bool, stars: &mut u32) -> String {
+        let mut out = String::new();
+        for _ in 0..=self.below(3) {
+            let r = self.below(10);
+            if r < 3 && depth < 3 {
+                *groups += 1;
+                let mut inner_stars = 0;
+                let inner = self.pattern(depth + 1, groups, extended, &mut inner_stars);
+                out += &match extended {
+                    true => format!("({inner})"),
+                    false => format!("\\({inner}\\)"),
+                };
+                *stars += inner_stars;
+                if inner_stars == 0 && *stars < 2 && self.below(10) < 4 {
+                    out.push('*');
+                    *stars += 1;
+                }
+                continue;
+            }
+            if r < 5 && *groups > 0 {
+                let most = if self.below(5) == 0 { *groups + 1 } else { *groups };
+                out += &format!("\\{}", 1 + self.below(most.min(9)));
+            } else if r < 6 {
+                out += "[bc]";
+            } else {
+                out.push(['a', 'b', 'c'][self.below(3) as usize]);
+            }
+            if *stars < 2 && self.below(10) < 3 {
+                out.push('*');
+                *stars += 1;
+            }
+        }
+        out
+    }
+}
+
+// Issue 42: a few hundred random nested-group patterns with back-references
+// under -G and -E against GNU grep: the same exit status (an invalid
+// back-reference is 2 for both) and the same lines.
+#[test]
+fn random_nested_group_patterns_agree_with_gnu_grep() {
+    let t = Tree::new();
+    let mut rng = Random(0x42_0000_0001);
+    let lines: Vec<String> = (0..60)
+        .map(|_| {
+            let n = rng.below(8);
+            (0..n).map(|_| ['a', 'b', 'c'][rng.below(3) as usize]).collect()
+        })
+        .collect();
+    t.file("in.txt", lines.join("\n") + "\n");
+    let mut refused = 0;
+    for i in 0..300 {
+        let extended = i % 2 == 1;
+        let p = rng.pattern(0, &mut 0, extended, &mut 0);
+        let syntax = if extended { "-E" } else { "-G" };
+        let grep = t.grep().env("LC_ALL", "C").args([syntax, "-e", &p, "in.txt"]).run();
+        let trawl = t.trawl().args([syntax, "-e", &p, "in.txt"]).run();
+        assert_eq!(
+            (trawl.code, trawl.stdout_str()),
+            (grep.code, grep.stdout_str()),
+            "{syntax} {p:?}: {}",
+            trawl.stderr_str()
+        );
+        if grep.code == 2 {
+            assert_eq!(trawl.stderr_str(), grep.stderr_str().replacen("grep:", "trawl:", 1));
+            refused += 1;
+        }
+    }
+    // The generator reaches both outcomes.
+    assert!((10..290).contains(&refused), "{refused} of 300 refused");
+}
+
+// Issue 42: a bracket expression that looks like a class without its own
+// brackets (`[:space:]` for `[[:space:]]`) is GNU grep's error under -G and
+// -E, word for word, and other brackets that start with `:` are plain ones
+// (`[:a-z:]`, `[::]`); the default engine words PCRE2's refusal of such a
+// class as GNU grep does, and -P keeps PCRE2's words, as grep -P.
+#[test]
+fn a_misplaced_class_is_refused_in_gnu_grep_words() {
+    let t = basic();
+    let input = "a: b\nx y\n:\nz=\n";
+    for p in [
+        "[:space:]",
+        "x[^:alpha:]",
+        "[:a:]",
+        "[:.:]",
+        "[::]",
+        "[:a]",
+        "[:a-z:]",
+        "[:[:alpha:]:]",
+        "[[:space:]]",
+        "[=a=]",
+        "y[.]",
+    ] {
+        for syntax in ["-G", "-E"] {
+            t.parity(crate::util::Engine::Auto)
+                .syntax(syntax)
+                .args(["-e", p])
+                .stdin(input)
+                .errors_expected()
+                .exact()
+                .check();
+        }
+    }
+    for p in ["[:space:]", "[:a:]"] {
+        let r = t.trawl().args(["-e", p]).stdin(input).run();
+        r.assert_code(2).assert_stdout("");
+        assert_eq!(r.stderr_str(), "trawl: character class syntax is [[:space:]], not [:space:]\n");
+        let r = t.trawl().args(["-P", "-e", p]).stdin(input).run();
+        let grep = t.grep().args(["-P", "-e", p]).stdin(input).run();
+        r.assert_code(2);
+        assert_eq!(r.stderr_str(), grep.stderr_str().replacen("grep:", "trawl:", 1));
+    }
+}

@@ -18,6 +18,8 @@
 //! - `extract`: `--search-zip` against gzip, bzip2, xz, zstd, lz4, tar and
 //!   unzip piped into GNU grep.
 //! - `index`: `trawl index` builds, lists and drops an index.
+//! - `invocations`: trawl started as other users, scripts and programs
+//!   start it (another user's home, no terminal, no readable configuration).
 //! - `faults`: special files, loops, permissions, races, huge inputs,
 //!   signals, broken pipes, names on a terminal.
 
@@ -39,6 +41,7 @@ mod files;
 mod find;
 mod find_gnu;
 mod index;
+mod invocations;
 mod options;
 mod parts;
 mod patterns;

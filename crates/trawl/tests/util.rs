@@ -159,6 +159,29 @@ pub fn sorted_records(b: &[u8], sep: u8) -> Vec<Vec<u8>> {
     v
 }
 
+/// Where a command's standard error goes.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum ErrorsTo {
+    /// A pipe, as a script reads it.
+    Pipe,
+    /// A pseudo-terminal (raw mode: no CR added), as a person reads it.
+    Terminal,
+}
+
+/// What a command's standard input is, besides a pipe of given bytes or
+/// /dev/null (the default).
+#[derive(Clone, Debug)]
+pub enum StdinIs {
+    /// A pseudo-terminal nobody types into.
+    Terminal,
+    /// Closed (the program starts without descriptor 0).
+    Closed,
+    /// This regular file, opened for reading.
+    File(PathBuf),
+    /// One end of a socket pair; the other end writes these bytes.
+    Socket(Vec<u8>),
+}
+
 /// A command to run with a time limit.
 pub struct Cmd {
     program: OsString,
@@ -167,6 +190,35 @@ pub struct Cmd {
     stdin: Option<Vec<u8>>,
     env: Vec<(OsString, OsString)>,
     timeout: Duration,
+    errors_to: ErrorsTo,
+    stdin_is: Option<StdinIs>,
+}
+
+/// A pseudo-terminal in raw mode: (master, slave).
+pub fn raw_pty() -> (std::os::fd::OwnedFd, std::os::fd::OwnedFd) {
+    use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+    let (mut master, mut slave) = (0, 0);
+    // SAFETY: out-pointers to ints; no name, termios or size.
+    let r = unsafe {
+        libc::openpty(
+            &mut master,
+            &mut slave,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            std::ptr::null(),
+        )
+    };
+    assert_eq!(r, 0, "openpty: {}", std::io::Error::last_os_error());
+    // SAFETY: fresh descriptors owned from here on.
+    let (master, slave) = unsafe { (OwnedFd::from_raw_fd(master), OwnedFd::from_raw_fd(slave)) };
+    // SAFETY: a valid descriptor and termios buffer.
+    unsafe {
+        let mut tio: libc::termios = std::mem::zeroed();
+        assert_eq!(libc::tcgetattr(slave.as_raw_fd(), &mut tio), 0);
+        libc::cfmakeraw(&mut tio);
+        assert_eq!(libc::tcsetattr(slave.as_raw_fd(), libc::TCSANOW, &tio), 0);
+    }
+    (master, slave)
 }
 
 impl Cmd {
@@ -178,7 +230,21 @@ impl Cmd {
             stdin: None,
             env: Vec::new(),
             timeout: TIMEOUT,
+            errors_to: ErrorsTo::Pipe,
+            stdin_is: None,
         }
+    }
+
+    /// Standard input of another kind than a pipe or /dev/null.
+    pub fn stdin_is(mut self, what: StdinIs) -> Cmd {
+        self.stdin_is = Some(what);
+        self
+    }
+
+    /// Standard error on a terminal (standard output stays a pipe).
+    pub fn errors_to(mut self, to: ErrorsTo) -> Cmd {
+        self.errors_to = to;
+        self
     }
 
     /// trawl, with its working directory in `cwd`.
@@ -257,13 +323,63 @@ impl Cmd {
     /// Runs to completion; panics (after killing the process) past the time limit.
     pub fn run(&self) -> Run {
         let cmdline = self.cmdline();
-        let mut child = self
-            .command()
+        let mut command = self.command();
+        command
             .stdin(if self.stdin.is_some() { Stdio::piped() } else { Stdio::null() })
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|e| panic!("cannot run `{cmdline}`: {e}"));
+            .stdout(Stdio::piped());
+        // Kept open (the terminal's master, the socket's writer) until the
+        // run ends.
+        let mut stdin_keep: Option<Box<dyn Send>> = None;
+        match &self.stdin_is {
+            None => {}
+            Some(StdinIs::Terminal) => {
+                let (master, slave) = raw_pty();
+                command.stdin(Stdio::from(slave));
+                stdin_keep = Some(Box::new(master));
+            }
+            Some(StdinIs::Closed) => {
+                // A shell closes descriptor 0, then becomes the program
+                // (its arguments passed as "$@", never read as script).
+                let mut closed = Command::new("sh");
+                closed.arg("-c").arg("exec 0<&- \"$0\" \"$@\"").arg(&self.program);
+                closed.args(&self.args).current_dir(&self.cwd);
+                for (k, v) in command.get_envs() {
+                    match v {
+                        Some(v) => closed.env(k, v),
+                        None => closed.env_remove(k),
+                    };
+                }
+                closed.stdout(Stdio::piped());
+                command = closed;
+            }
+            Some(StdinIs::File(path)) => {
+                let f = fs::File::open(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+                command.stdin(Stdio::from(f));
+            }
+            Some(StdinIs::Socket(bytes)) => {
+                let (mut ours, theirs) = std::os::unix::net::UnixStream::pair().unwrap();
+                command.stdin(Stdio::from(std::os::fd::OwnedFd::from(theirs)));
+                let bytes = bytes.clone();
+                stdin_keep = Some(Box::new(std::thread::spawn(move || {
+                    let _ = ours.write_all(&bytes);
+                })));
+            }
+        }
+        let terminal = match self.errors_to {
+            ErrorsTo::Pipe => {
+                command.stderr(Stdio::piped());
+                None
+            }
+            ErrorsTo::Terminal => {
+                let (master, slave) = raw_pty();
+                command.stderr(Stdio::from(slave));
+                Some(master)
+            }
+        };
+        let mut child = command.spawn().unwrap_or_else(|e| panic!("cannot run `{cmdline}`: {e}"));
+        // The slave side's only other copy was the command's: the master
+        // reads EIO once the child (and its children) closed it.
+        drop(command);
         let writer = self.stdin.clone().map(|input| {
             let mut w = child.stdin.take().unwrap();
             std::thread::spawn(move || {
@@ -272,7 +388,10 @@ impl Cmd {
             })
         });
         let mut out = child.stdout.take().unwrap();
-        let mut err = child.stderr.take().unwrap();
+        let mut err: Box<dyn Read + Send> = match terminal {
+            Some(master) => Box::new(fs::File::from(master)),
+            None => Box::new(child.stderr.take().unwrap()),
+        };
         let out_t = std::thread::spawn(move || {
             let mut b = Vec::new();
             let _ = out.read_to_end(&mut b);
@@ -280,7 +399,16 @@ impl Cmd {
         });
         let err_t = std::thread::spawn(move || {
             let mut b = Vec::new();
-            let _ = err.read_to_end(&mut b);
+            let mut chunk = [0u8; 65536];
+            loop {
+                match err.read(&mut chunk) {
+                    Ok(0) => break,
+                    Ok(n) => b.extend_from_slice(&chunk[..n]),
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    // EIO: a terminal's slave side is closed.
+                    Err(_) => break,
+                }
+            }
             b
         });
         let start = Instant::now();
@@ -298,6 +426,7 @@ impl Cmd {
         if let Some(w) = writer {
             let _ = w.join();
         }
+        drop(stdin_keep);
         let stdout = out_t.join().unwrap();
         let stderr = err_t.join().unwrap();
         let code = status
