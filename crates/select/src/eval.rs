@@ -9,10 +9,12 @@ use trawl_matcher::AnyMatcher;
 use trawl_search::{Searcher, SearcherConfig};
 use trawl_walk::{Entry, FileType};
 
+use crate::command::{FindCommand, Follow};
 use crate::exec::ExecState;
 use crate::expr::{Action, Expr, FileFormat, PermMatch, Test, TimeField};
-use crate::parse::{type_bit, FindCommand, Follow};
+use crate::parse::type_bit;
 use crate::paths::base_name;
+use crate::run::Run;
 use crate::turns::TurnWait;
 use crate::users::Names;
 
@@ -42,6 +44,7 @@ const SNIFF: usize = 8192;
 /// One thread's evaluator.
 pub struct Evaluator<'a> {
     pub(crate) cmd: &'a FindCommand,
+    pub(crate) run: &'a Run<'a>,
     pub(crate) output: &'a dyn Output,
     pub(crate) buf: Vec<u8>,
     pub(crate) names: Names,
@@ -77,11 +80,13 @@ impl<'e, 'a> LazyEntry<'e, 'a> {
 }
 
 impl<'a> Evaluator<'a> {
-    /// An evaluator for `cmd`, writing to `output`.
-    pub fn new(cmd: &'a FindCommand, output: &'a dyn Output) -> Self {
+    /// An evaluator for one thread of `run`, writing to `output`.
+    pub fn new(run: &'a Run<'a>, output: &'a dyn Output) -> Self {
+        let cmd = run.cmd;
         let execs = cmd.execs.iter().map(|_| ExecState::default()).collect();
         Evaluator {
             cmd,
+            run,
             output,
             buf: Vec::with_capacity(FLUSH_AT * 2),
             names: Names::default(),
@@ -115,7 +120,7 @@ impl<'a> Evaluator<'a> {
         // Once one thread has run `-quit`, no other entry may act: entries
         // are evaluated one at a time, each one's output written before the
         // lock is let go, so the quitting one's comes last.
-        let mut quitted = self.cmd.turns.quit();
+        let mut quitted = self.run.turns.quit();
         if *quitted {
             return Outcome { prune: false, quit: true };
         }
@@ -132,14 +137,14 @@ impl<'a> Evaluator<'a> {
         self.abort = false;
         let start = self.buf.len();
         let mut item = LazyEntry::new(e);
-        let cmd = self.cmd;
+        let (cmd, run) = (self.cmd, self.run);
         self.expr(&cmd.expr, &mut item);
         if self.abort {
             self.buf.truncate(start);
         }
-        if !cmd.execs.is_empty() && cmd.turns.held_by_me() {
+        if !cmd.execs.is_empty() && run.turns.held_by_me() {
             self.flush();
-            cmd.turns.release();
+            run.turns.release();
         }
         if !cmd.execs.is_empty() && self.buf.len() > PIPE_BUF {
             // Keep each write atomic and whole-record.
@@ -158,7 +163,7 @@ impl<'a> Evaluator<'a> {
     /// Runs what `-exec ... +` still holds, waits for every child and writes
     /// the remaining output.
     pub fn finish(&mut self) {
-        let interrupted = self.cmd.cancel.is_cancelled();
+        let interrupted = self.run.cancel.is_cancelled();
         for i in 0..self.execs.len() {
             if !interrupted {
                 self.launch(i);
@@ -176,7 +181,7 @@ impl<'a> Evaluator<'a> {
             return;
         }
         // Not while another thread's record is split around a command.
-        let _turn = (!self.cmd.execs.is_empty()).then(|| self.cmd.turns.wait(TurnWait::ToWrite));
+        let _turn = (!self.cmd.execs.is_empty()).then(|| self.run.turns.wait(TurnWait::ToWrite));
         match self.output_closed || self.write_error.is_some() {
             true => {}
             false => match self.output.write(&self.buf) {
@@ -394,7 +399,7 @@ impl<'a> Evaluator<'a> {
     /// `-search-zip`/`-docs`, of the first text inside a compressed file,
     /// an archive or a document; else as [`Evaluator::sniff`].
     fn sniff_text(&mut self, e: &Entry<'_>, judge: impl FnOnce(&[u8]) -> bool) -> Option<bool> {
-        let Some(ex) = &self.cmd.extractor else { return self.sniff(e, judge) };
+        let Some(ex) = &self.run.extractor else { return self.sniff(e, judge) };
         let mut f = self.open_regular(e)?;
         // The kind is read with pread: `f` still reads from its start.
         match ex.sniff(e.path(), &f) {
@@ -435,11 +440,11 @@ impl<'a> Evaluator<'a> {
 
     fn contains(&mut self, e: &Entry<'_>, m: &AnyMatcher) -> bool {
         let Some(f) = self.open_regular(e) else { return false };
-        let cancel = &self.cmd.cancel;
+        let cancel = &self.run.cancel;
         let searcher = self.searcher.get_or_insert_with(|| {
             Searcher::new(SearcherConfig { cancel: cancel.clone(), ..SearcherConfig::default() })
         });
-        if let Some(ex) = &self.cmd.extractor {
+        if let Some(ex) = &self.run.extractor {
             match ex.sniff(e.path(), &f) {
                 Ok(trawl_extract::Kind::Plain) | Err(_) => {}
                 Ok(kind) => {
@@ -471,7 +476,7 @@ impl<'a> Evaluator<'a> {
         let e = it.e;
         match a {
             Action::Print(end) => {
-                if *end == b'\n' && self.cmd.escape_names {
+                if *end == b'\n' && self.run.escape_names {
                     trawl_diag::escape_controls(&mut self.buf, e.path());
                 } else {
                     self.buf.extend_from_slice(e.path());

@@ -9,8 +9,8 @@ use std::process::{Child, Command};
 
 use trawl_walk::Entry;
 
+use crate::batch::ArgBatch;
 use crate::eval::{show, Evaluator};
-use crate::parse::FindCommand;
 use crate::paths::{dir_name, last_component};
 use crate::turns::TurnWait;
 
@@ -32,14 +32,11 @@ impl Evaluator<'_> {
         let (dir, arg) = if spec.in_dir { split_for_execdir(e) } else { (None, e.path().to_vec()) };
         if spec.batch && !spec.in_dir {
             // One batch for all threads: as few, as large commands as ARG_MAX allows.
-            let (full, added) = {
-                let mut sh = spec.shared.lock().unwrap_or_else(|p| p.into_inner());
-                let full = (!sh.paths.fits(&arg)).then(|| sh.paths.take()).flatten();
-                (full, sh.paths.push(&spec.argv, &arg))
-            };
+            let shared = &self.run.batches[i];
+            let (full, added) = shared.add(spec, &arg);
             if let Some(batch) = full {
                 self.flush_before_command();
-                self.failed |= !launch_shared(self.cmd, i, batch, self.max_children());
+                self.failed |= !shared.launch(spec, batch, &self.run.cancel, self.max_children());
             }
             if let Err(err) = added {
                 self.report(format!("'{}': {}", show(&spec.argv[0]), trawl_diag::io_message(&err)));
@@ -78,7 +75,7 @@ impl Evaluator<'_> {
         if !self.buf.is_empty() {
             // This entry's output so far goes before the command's, and its
             // rest after: no other thread writes until the entry is done.
-            drop(self.cmd.turns.wait(TurnWait::AndTake));
+            drop(self.run.turns.wait(TurnWait::AndTake));
         }
         self.flush_before_command();
         let mut c = Command::new(OsStr::from_bytes(&argv[0]));
@@ -92,7 +89,7 @@ impl Evaluator<'_> {
         }
         match c.spawn() {
             Ok(mut child) => {
-                crate::children::register(child.id(), &self.cmd.cancel);
+                crate::children::register(child.id(), &self.run.cancel);
                 let status = crate::children::wait(&mut child);
                 status.is_ok_and(|s| s.success())
             }
@@ -148,7 +145,7 @@ impl Evaluator<'_> {
         }
         match c.spawn() {
             Ok(child) => {
-                crate::children::register(child.id(), &self.cmd.cancel);
+                crate::children::register(child.id(), &self.run.cancel);
                 st.running = Some((child, spec.argv[0].clone()))
             }
             Err(err) => {
@@ -202,110 +199,4 @@ pub(crate) fn replace_braces(arg: &[u8], path: &[u8]) -> Vec<u8> {
     }
     out.extend_from_slice(rest);
     out
-}
-
-/// Spawns `-exec` number `i` on `batch` without waiting, keeping at most
-/// `max` children of it running; returns false if a command failed.
-pub(crate) fn launch_shared(
-    cmd: &FindCommand,
-    i: usize,
-    mut batch: argmax::Command,
-    max: usize,
-) -> bool {
-    let spec = &cmd.execs[i];
-    let mut ok = true;
-    match batch.spawn() {
-        Ok(child) => {
-            crate::children::register(child.id(), &cmd.cancel);
-            let oldest = {
-                let mut sh = spec.shared.lock().unwrap_or_else(|p| p.into_inner());
-                sh.running.push_back(child);
-                if sh.running.len() > max {
-                    sh.running.pop_front()
-                } else {
-                    None
-                }
-            };
-            if let Some(mut old) = oldest {
-                ok &= crate::children::wait(&mut old).is_ok_and(|s| s.success());
-            }
-        }
-        Err(err) => {
-            let _ = io::stderr().lock().write_all(
-                format!("trawl: '{}': {}\n", show(&spec.argv[0]), trawl_diag::io_message(&err))
-                    .as_bytes(),
-            );
-            ok = false;
-        }
-    }
-    ok
-}
-
-/// After the walk: runs what every `-exec ... +` still holds and waits for
-/// all their children; returns false if a command failed.
-pub fn finish_execs(cmd: &FindCommand) -> bool {
-    let mut ok = true;
-    for (i, spec) in cmd.execs.iter().enumerate() {
-        if !spec.batch || spec.in_dir {
-            continue;
-        }
-        let interrupted = cmd.cancel.is_cancelled();
-        let rest = spec.shared.lock().unwrap_or_else(|p| p.into_inner()).paths.take();
-        if let Some(rest) = rest.filter(|_| !interrupted) {
-            ok &= launch_shared(cmd, i, rest, usize::MAX);
-        }
-        let running =
-            std::mem::take(&mut spec.shared.lock().unwrap_or_else(|p| p.into_inner()).running);
-        for mut child in running {
-            ok &= crate::children::wait(&mut child).is_ok_and(|s| s.success());
-        }
-    }
-    ok
-}
-
-/// The entries gathered for one run of an `-exec … {} +` or `-execdir …
-/// {} +` command, already in its command line: the argmax crate keeps
-/// count of what the system's argument limit (ARG_MAX, less the
-/// environment) still allows.
-#[derive(Debug, Default)]
-pub(crate) struct ArgBatch {
-    command: Option<argmax::Command>,
-    len: usize,
-}
-
-impl ArgBatch {
-    /// Whether no entry was gathered.
-    pub(crate) fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// Whether `arg` still fits on the command line (always, when empty).
-    pub(crate) fn fits(&self, arg: &[u8]) -> bool {
-        self.command.as_ref().is_none_or(|c| c.arg_would_fit(OsStr::from_bytes(arg)))
-    }
-
-    /// Adds `arg`; the first one starts the command line from `argv` (the
-    /// command and its fixed arguments). An entry too long for any
-    /// command line is an error (E2BIG), and is left out.
-    pub(crate) fn push(&mut self, argv: &[Vec<u8>], arg: &[u8]) -> io::Result<()> {
-        let command = match &mut self.command {
-            Some(c) => c,
-            None => {
-                let mut c = argmax::Command::new(OsStr::from_bytes(&argv[0]));
-                for a in &argv[1..] {
-                    c.try_arg(OsStr::from_bytes(a))?;
-                }
-                self.command.insert(c)
-            }
-        };
-        command.try_arg(OsStr::from_bytes(arg))?;
-        self.len += 1;
-        Ok(())
-    }
-
-    /// The command line gathered so far, leaving the batch empty.
-    pub(crate) fn take(&mut self) -> Option<argmax::Command> {
-        let len = std::mem::take(&mut self.len);
-        self.command.take().filter(|_| len > 0)
-    }
 }

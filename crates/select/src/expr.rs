@@ -267,13 +267,4 @@ pub struct ExecSpec {
     /// `-ok`, `-okdir`: ask on standard error first, and read the answer
     /// from standard input (the command's own is /dev/null).
     pub ask: bool,
-    /// For `-exec ... +`: the batch all threads fill, and the children running.
-    pub(crate) shared: std::sync::Mutex<SharedBatch>,
-}
-
-/// The state of an `-exec ... {} +` shared by all threads.
-#[derive(Debug, Default)]
-pub(crate) struct SharedBatch {
-    pub(crate) paths: crate::exec::ArgBatch,
-    pub(crate) running: std::collections::VecDeque<std::process::Child>,
 }

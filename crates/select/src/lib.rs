@@ -15,9 +15,11 @@
 //! agree on, `children` the running commands a signal must reach.
 #![deny(missing_docs)]
 
+mod batch;
 mod birth;
 mod cformat;
 mod children;
+mod command;
 mod datetime;
 mod eval;
 mod exec;
@@ -33,12 +35,14 @@ mod paths;
 pub mod printf;
 mod regex_type;
 pub mod rules;
+mod run;
 mod timefmt;
 mod turns;
 mod users;
 
 pub use crate::children::{interrupt_children, kill_children};
+pub use crate::command::{Extraction, FindCommand, Follow};
 pub use crate::eval::{Evaluator, Outcome, Output};
-pub use crate::exec::finish_execs;
-pub use crate::parse::{parse, Extraction, FindCommand, Follow};
+pub use crate::parse::parse;
 pub use crate::regex_type::RegexType;
+pub use crate::run::{Run, RunSettings};

@@ -55,7 +55,7 @@ impl Evaluator<'_> {
     pub(crate) fn ls(&mut self, it: &mut LazyEntry<'_, '_>, out: &mut Vec<u8>) {
         let Some(st) = self.stat(it) else { return };
         let e = it.e;
-        let w = &self.cmd.ls_widths;
+        let w = &self.run.ls_widths;
         let num = |n: u64| n.to_string().into_bytes();
         let user = self.names.user(st.st_uid).map(<[u8]>::to_vec);
         let group = self.names.group(st.st_gid).map(<[u8]>::to_vec);

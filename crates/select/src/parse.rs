@@ -6,7 +6,8 @@
 
 use std::sync::Arc;
 
-use crate::expr::{Action, ExecSpec, Expr, Test};
+use crate::command::{Extraction, FindCommand, Follow};
+use crate::expr::{Action, Expr, Test};
 use crate::regex_type::RegexType;
 
 mod files0;
@@ -15,79 +16,6 @@ mod primary;
 
 use self::primary::number;
 pub(crate) use self::primary::type_bit;
-
-/// Which symlinks the walk follows.
-#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
-pub enum Follow {
-    /// `-P` (the default): none.
-    #[default]
-    Never,
-    /// `-H`: those named on the command line.
-    Roots,
-    /// `-L`: all.
-    Always,
-}
-
-/// What the content tests look inside (global options), each level
-/// including the one before.
-#[derive(Clone, Copy, Debug, Default, Eq, PartialEq, PartialOrd, Ord)]
-pub enum Extraction {
-    /// The bytes of each file (the default).
-    #[default]
-    Bytes,
-    /// `-search-zip`: the text inside compressed files and archives.
-    Archives,
-    /// `-docs`: that, and the text of documents (PDF, office, EPUB).
-    Documents,
-}
-
-/// A parsed `find` command line.
-#[derive(Debug)]
-pub struct FindCommand {
-    /// `-H`, `-L`, `-P`.
-    pub follow: Follow,
-    /// Starting points (`.` when none is given).
-    pub paths: Vec<Vec<u8>>,
-    /// The expression, with the implicit `-print` added.
-    pub expr: Expr,
-    /// `-maxdepth`.
-    pub max_depth: Option<usize>,
-    /// `-mindepth`.
-    pub min_depth: usize,
-    /// `-depth` (or implied by `-delete`): directories after their contents.
-    pub depth_first: bool,
-    /// `-xdev`, `-mount`.
-    pub same_file_system: bool,
-    /// `-ignore_readdir_race`: entries that vanish are not errors.
-    pub ignore_readdir_race: bool,
-    /// The commands of `-exec` and `-execdir`.
-    pub execs: Vec<ExecSpec>,
-    /// `-j N` (trawl): threads, 0 for automatic.
-    pub threads: usize,
-    /// `--sort` (trawl): depth-first, by name bytes.
-    pub sorted: bool,
-    /// `--no-index` (trawl): walk even below a root `trawl index` indexed.
-    pub no_index: bool,
-    /// The time the command started (seconds, nanoseconds), for `-mtime` & co.
-    pub now: (i64, i64),
-    /// `-print` escapes control characters (standard output is a terminal).
-    pub escape_names: bool,
-    /// Set when the run is interrupted: no more commands are started.
-    pub cancel: trawl_search::Cancel,
-    /// `-search-zip`, `-docs` (trawl): what `-contains`, `-text` and
-    /// `-binary` look inside.
-    pub extraction: Extraction,
-    /// The extractor for `extraction`, set up by the caller.
-    pub extractor: Option<trawl_extract::Extractor>,
-    /// What the evaluating threads agree on (`-quit`, split output).
-    pub(crate) turns: crate::turns::Turns,
-    /// The widths of `-ls`'s columns so far.
-    pub(crate) ls_widths: crate::ls::LsWidths,
-    /// Errors met reading the starting points (`-files0-from`: an empty
-    /// name, a read error): reported before the walk, which goes on with
-    /// the others, and the run fails.
-    pub root_errors: Vec<String>,
-}
 
 /// Parses the arguments after `find`.
 pub fn parse(args: &[Vec<u8>]) -> Result<FindCommand, String> {
@@ -105,13 +33,8 @@ pub fn parse(args: &[Vec<u8>]) -> Result<FindCommand, String> {
         sorted: false,
         no_index: false,
         now: now(),
-        escape_names: false,
-        cancel: Default::default(),
-        turns: Default::default(),
         extraction: Extraction::Bytes,
-        extractor: None,
         root_errors: Vec::new(),
-        ls_widths: Default::default(),
     };
     let mut i = 0;
     // Leading options.

@@ -9,7 +9,7 @@ use trawl_search::Cancel;
 
 use crate::output::{Capture, Stdout};
 use trawl_select::expr::{Action, Expr};
-use trawl_select::{Evaluator, Extraction, FindCommand, Follow};
+use trawl_select::{Evaluator, Extraction, FindCommand, Follow, Run, RunSettings};
 use trawl_walk::{Entry, Visitor, WalkBuilder, WalkError, WalkErrorKind, WalkState};
 
 /// Below this many entries handed over by indexes (and nothing else to
@@ -54,6 +54,7 @@ Actions:   -print -print0 -printf FMT -fprint FILE -fprint0 FILE -fprintf FILE F
 
 struct FindVisitor<'a> {
     cmd: &'a FindCommand,
+    run: &'a Run<'a>,
     eval: Evaluator<'a>,
     /// Sorted on several threads: where the evaluator prints.
     capture: Option<&'a Capture>,
@@ -62,7 +63,7 @@ struct FindVisitor<'a> {
 
 impl FindVisitor<'_> {
     fn evaluate(&mut self, e: &Entry<'_>, may_prune: bool) -> WalkState {
-        if self.cmd.cancel.is_cancelled() {
+        if self.run.is_cancelled() {
             return WalkState::Quit;
         }
         if e.depth() < self.cmd.min_depth {
@@ -168,7 +169,7 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let args: Vec<Vec<u8>> = args.into_iter().map(OsStringExt::into_vec).collect();
-    let mut cmd = match trawl_select::parse(&args) {
+    let cmd = match trawl_select::parse(&args) {
         Ok(c) => c,
         Err(msg) => {
             eprintln!("trawl: {msg}");
@@ -192,13 +193,13 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
     if (cmd.sorted && !in_order) || asks {
         threads = 1;
     }
-    cmd.escape_names = std::io::stdout().is_terminal();
-    cmd.cancel = cancel;
+    let escape_names = std::io::stdout().is_terminal();
+    let mut run = Run::new(&cmd, RunSettings { cancel, escape_names });
     if cmd.extraction != Extraction::Bytes {
         let documents = cmd.extraction == Extraction::Documents;
         let limits = trawl_extract::Limits { documents, ..Default::default() };
-        match crate::config::extractor(limits, &cmd.cancel, true) {
-            Ok(ex) => cmd.extractor = Some(ex),
+        match crate::config::extractor(limits, run.cancel(), true) {
+            Ok(ex) => run = run.with_extractor(ex),
             Err(msg) => {
                 eprintln!("trawl: {msg}");
                 return ExitCode::from(1);
@@ -271,7 +272,7 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
             Some(c) => c,
             None => &out,
         };
-        FindVisitor { cmd: &cmd, eval: Evaluator::new(&cmd, output), capture, out: &out }
+        FindVisitor { cmd: &cmd, run: &run, eval: Evaluator::new(&run, output), capture, out: &out }
     });
     // A failed write to standard output is said once, at the end (as GNU
     // find's close_stdout), unless a command's run said it already.
@@ -298,8 +299,8 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
         };
         let _ = io::stderr().lock().write_all(format!("{what}trawl: write error\n").as_bytes());
     }
-    failed |= !trawl_select::finish_execs(&cmd);
-    if cmd.cancel.is_cancelled() {
+    failed |= !run.finish_execs();
+    if run.is_cancelled() {
         crate::interrupt::die();
     }
     ExitCode::from(failed as u8)

@@ -9,7 +9,8 @@ use std::sync::{Arc, Mutex};
 use trawl_matcher::MatcherBuilder;
 
 use super::number::{float, signed, unsigned};
-use super::{show, Extraction, Follow, Parser};
+use super::{show, Parser};
+use crate::command::{Extraction, Follow};
 use crate::expr::{
     Action, Cmp, ExecSpec, Expr, FileFormat, OutFile, PermMatch, Test, TimeField, Window,
 };
@@ -409,13 +410,7 @@ impl Parser<'_> {
                         show(opt)
                     ));
                 }
-                return Ok(ExecSpec {
-                    argv,
-                    batch: true,
-                    in_dir: opt == b"-execdir",
-                    ask: false,
-                    shared: Default::default(),
-                });
+                return Ok(ExecSpec { argv, batch: true, in_dir: opt == b"-execdir", ask: false });
             }
             argv.push(a.clone());
         }
@@ -424,7 +419,7 @@ impl Parser<'_> {
         }
         let in_dir = opt == b"-execdir" || opt == b"-okdir";
         let ask = opt.starts_with(b"-ok");
-        Ok(ExecSpec { argv, batch: false, in_dir, ask, shared: Default::default() })
+        Ok(ExecSpec { argv, batch: false, in_dir, ask })
     }
 }
 
