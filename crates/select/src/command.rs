@@ -34,8 +34,12 @@ pub enum Extraction {
 pub struct FindCommand {
     /// `-H`, `-L`, `-P`.
     pub follow: Follow,
-    /// Starting points (`.` when none is given).
+    /// Starting points (`.` when none is given; none with `-files0-from`).
     pub paths: Vec<Vec<u8>>,
+    /// `-files0-from FILE`: the starting points, NUL-separated, in FILE
+    /// (`-` for standard input), read when a run starts; the last one
+    /// given counts.
+    pub files0_from: Option<Vec<u8>>,
     /// The expression, with the implicit `-print` added.
     pub expr: Expr,
     /// `-maxdepth`.
@@ -61,8 +65,20 @@ pub struct FindCommand {
     /// `-search-zip`, `-docs` (trawl): what `-contains`, `-text` and
     /// `-binary` look inside.
     pub extraction: Extraction,
-    /// Errors met reading the starting points (`-files0-from`: an empty
-    /// name, a read error): reported before the walk, which goes on with
-    /// the others, and the run fails.
-    pub root_errors: Vec<String>,
+    /// What reading the expression asked for beside the tree, in order:
+    /// a run does these first.
+    pub setup: Vec<Setup>,
+}
+
+/// What GNU find does while it reads the expression beside building it,
+/// in the order it reads them: a run starts by doing these (and after a
+/// mistake, those read before it are done: [`crate::after_mistake`]).
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum Setup {
+    /// Say this warning (an unknown `-printf` directive or escape).
+    Warn(String),
+    /// Open (create, or truncate) the file of `-fprint`, `-fprint0`,
+    /// `-fprintf` or `-fls`; the actions name it by its place among the
+    /// command's `Open` steps.
+    Open(Vec<u8>),
 }

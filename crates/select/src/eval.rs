@@ -491,6 +491,7 @@ impl<'a> Evaluator<'a> {
                 true
             }
             Action::FPrint(file, format) => {
+                let file = &self.run.outputs[*file];
                 let mut out = Vec::new();
                 match format {
                     FileFormat::Path(end) => {
@@ -515,6 +516,7 @@ impl<'a> Evaluator<'a> {
                 match file {
                     None => self.buf.extend_from_slice(&out),
                     Some(f) => {
+                        let f = &self.run.outputs[*f];
                         if let Some(err) = f.write(&out) {
                             let name = show(&f.name);
                             self.report(format!("'{name}': {}", trawl_diag::io_message(&err)));

@@ -4,24 +4,47 @@
 //! `-o`/`-or`, `,`. Global options (`-maxdepth`, `-depth`, ...) are true
 //! wherever they stand. Without an action, the expression is `( EXPR ) -print`.
 
-use std::sync::Arc;
-
-use crate::command::{Extraction, FindCommand, Follow};
+use crate::command::{Extraction, FindCommand, Follow, Setup};
 use crate::expr::{Action, Expr, Test};
 use crate::regex_type::RegexType;
 
-mod files0;
 mod number;
 mod primary;
 
 use self::primary::number;
 pub(crate) use self::primary::type_bit;
 
-/// Parses the arguments after `find`.
-pub fn parse(args: &[Vec<u8>]) -> Result<FindCommand, String> {
+/// A mistake in a `find` command line.
+#[derive(Debug)]
+pub struct ParseError {
+    /// What is wrong, in GNU find's words.
+    pub message: String,
+    /// What GNU find did while it read the arguments before the mistake
+    /// (see [`crate::after_mistake`]).
+    pub setup: Vec<Setup>,
+}
+
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Parses the arguments after `find`, the command starting now.
+pub fn parse(args: &[Vec<u8>]) -> Result<FindCommand, ParseError> {
+    parse_at(args, now())
+}
+
+/// Parses the arguments after `find`, the command starting at `now`
+/// (seconds and nanoseconds since the epoch: what `-mtime` & co. count
+/// from).
+pub fn parse_at(args: &[Vec<u8>], now: (i64, i64)) -> Result<FindCommand, ParseError> {
     let mut cmd = FindCommand {
         follow: Follow::Never,
         paths: Vec::new(),
+        files0_from: None,
         expr: Expr::Test(Test::Const(true)),
         max_depth: None,
         min_depth: 0,
@@ -32,10 +55,18 @@ pub fn parse(args: &[Vec<u8>]) -> Result<FindCommand, String> {
         threads: 0,
         sorted: false,
         no_index: false,
-        now: now(),
+        now,
         extraction: Extraction::Bytes,
-        root_errors: Vec::new(),
+        setup: Vec::new(),
     };
+    match read(args, &mut cmd) {
+        Ok(()) => Ok(cmd),
+        Err(message) => Err(ParseError { message, setup: cmd.setup }),
+    }
+}
+
+/// Reads `args` into `cmd`.
+fn read(args: &[Vec<u8>], cmd: &mut FindCommand) -> Result<(), String> {
     let mut i = 0;
     // Leading options.
     while i < args.len() {
@@ -88,11 +119,10 @@ pub fn parse(args: &[Vec<u8>]) -> Result<FindCommand, String> {
     let mut p = Parser {
         toks: &args[i..],
         pos: 0,
-        cmd: &mut cmd,
+        cmd,
         has_action: false,
         // GNU find's default is plain emacs, not `findutils-default`.
         regex_type: RegexType::Emacs,
-        files: Vec::new(),
         saw_prune: false,
         saw_delete: false,
         saw_depth: false,
@@ -125,21 +155,17 @@ pub fn parse(args: &[Vec<u8>]) -> Result<FindCommand, String> {
         (Some(e), true) => e,
         (Some(e), false) => Expr::And(Box::new(e), Box::new(print)),
     };
-    if let Some(file) = files0_from {
+    if files0_from.is_some() {
         if let Some(first) = operands {
             return Err(format!(
                 "extra operand '{}'\ntrawl: file operands cannot be combined with -files0-from",
                 show(&first)
             ));
         }
-        let asks = cmd.expr.any_action(
-            &|a| matches!(a, Action::Exec(i) if cmd.execs.get(*i).is_some_and(|s| s.ask)),
-        );
-        let (paths, errors) = files0::read(&file, asks)?;
-        cmd.paths = paths;
-        cmd.root_errors = errors;
+        cmd.paths.clear();
     }
-    Ok(cmd)
+    cmd.files0_from = files0_from;
+    Ok(())
 }
 
 pub(crate) fn now() -> (i64, i64) {
@@ -157,8 +183,6 @@ pub(crate) struct Parser<'a> {
     pub(crate) cmd: &'a mut FindCommand,
     pub(crate) has_action: bool,
     pub(crate) regex_type: RegexType,
-    /// Output files of `-fprint` & co., by device and inode.
-    pub(crate) files: Vec<((u64, u64), Arc<crate::expr::OutFile>)>,
     /// `-prune` and `-delete` seen, and `-depth` given explicitly.
     pub(crate) saw_prune: bool,
     pub(crate) saw_delete: bool,
@@ -265,7 +289,7 @@ mod tests {
     /// Found by fuzzing: a trailing `-D` read past the end of the arguments.
     #[test]
     fn debug_option_without_argument_is_an_error() {
-        assert_eq!(parse(&args(&["-D"])).unwrap_err(), "missing argument to `-D'");
+        assert_eq!(parse(&args(&["-D"])).unwrap_err().message, "missing argument to `-D'");
     }
 
     #[test]

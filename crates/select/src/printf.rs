@@ -7,9 +7,6 @@ use crate::cformat::Spec;
 pub struct Format {
     /// The pieces in order.
     pub pieces: Vec<Piece>,
-    /// What GNU find warns about (an unknown directive or escape, printed
-    /// as written), to be said once when the expression is read.
-    pub warnings: Vec<String>,
 }
 
 /// A piece of a format.
@@ -40,10 +37,10 @@ const TIME_CONVERSIONS: &[u8] = b"ABCT";
 
 impl Format {
     /// Parses a `-printf` argument as GNU find does: an unknown escape or
-    /// directive is printed as written, with a warning; a `%` at the end,
-    /// or a directive reserved for the future (`%{`, `%[`, `%(`), is an
-    /// error.
-    pub fn parse(f: &[u8]) -> Result<Format, String> {
+    /// directive is printed as written, with a warning (returned beside
+    /// the format, to be said once); a `%` at the end, or a directive
+    /// reserved for the future (`%{`, `%[`, `%(`), is an error.
+    pub fn parse(f: &[u8]) -> Result<(Format, Vec<String>), String> {
         let mut pieces = Vec::new();
         let mut warnings = Vec::new();
         let mut lit = Vec::new();
@@ -174,7 +171,7 @@ impl Format {
             }
         }
         flush(&mut pieces, &mut lit);
-        Ok(Format { pieces, warnings })
+        Ok((Format { pieces }, warnings))
     }
 }
 

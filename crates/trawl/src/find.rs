@@ -108,7 +108,7 @@ impl Visitor for FindVisitor<'_> {
         // is passed over; a starting point that does not exist is still
         // reported (GNU find).
         if let WalkErrorKind::Io(e) = err.kind() {
-            let root = self.cmd.paths.iter().any(|p| p.as_slice() == err.path());
+            let root = self.run.roots().iter().any(|p| p.as_slice() == err.path());
             if self.cmd.ignore_readdir_race && e.raw_os_error() == Some(libc::ENOENT) && !root {
                 return WalkState::Continue;
             }
@@ -171,6 +171,14 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
     let args: Vec<Vec<u8>> = args.into_iter().map(OsStringExt::into_vec).collect();
     let cmd = match trawl_select::parse(&args) {
         Ok(c) => c,
+        Err(err) => {
+            eprintln!("trawl: {}", trawl_select::after_mistake(err));
+            return ExitCode::from(1);
+        }
+    };
+    let escape_names = std::io::stdout().is_terminal();
+    let mut run = match Run::new(&cmd, RunSettings { cancel, escape_names }) {
+        Ok(run) => run,
         Err(msg) => {
             eprintln!("trawl: {msg}");
             return ExitCode::from(1);
@@ -178,7 +186,7 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
     };
     let out = Stdout::for_find();
     let mut failed = false;
-    for msg in &cmd.root_errors {
+    for msg in run.root_errors() {
         eprintln!("trawl: {msg}");
         failed = true;
     }
@@ -193,8 +201,6 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
     if (cmd.sorted && !in_order) || asks {
         threads = 1;
     }
-    let escape_names = std::io::stdout().is_terminal();
-    let mut run = Run::new(&cmd, RunSettings { cancel, escape_names });
     if cmd.extraction != Extraction::Bytes {
         let documents = cmd.extraction == Extraction::Documents;
         let limits = trawl_extract::Limits { documents, ..Default::default() };
@@ -225,7 +231,7 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
     // Entries whose names make the expression do nothing are not visited.
     let need = cmd.expr.name_needed_for_effect();
     let named = |name: &[u8]| need.as_ref().is_none_or(|n| n.is_match(name));
-    for p in &cmd.paths {
+    for p in run.roots() {
         // -P names a link as a link: not the directory it points to.
         let link = cmd.follow == Follow::Never
             && std::fs::symlink_metadata(OsStr::from_bytes(p)).is_ok_and(|m| m.is_symlink());
@@ -251,8 +257,8 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
         .sorted(cmd.sorted)
         .post_order(cmd.depth_first)
         // POSIX: each starting point after the one before.
-        .operands_in_order(cmd.paths.len() > 1);
-    for (p, served) in cmd.paths.iter().zip(served) {
+        .operands_in_order(run.roots().len() > 1);
+    for (p, served) in run.roots().iter().zip(served) {
         if !served {
             walk.add_root(OsStr::from_bytes(p));
         }

@@ -1,19 +1,16 @@
 //! The primaries of a find expression: tests, actions and options, each
 //! read with its arguments (`-name PAT`, `-size +N`, `-exec CMD {} +`...).
 
-use std::ffi::{CString, OsStr};
-use std::fs::File;
+use std::ffi::CString;
 use std::os::unix::ffi::OsStrExt;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use trawl_matcher::MatcherBuilder;
 
 use super::number::{float, signed, unsigned};
 use super::{show, Parser};
-use crate::command::{Extraction, Follow};
-use crate::expr::{
-    Action, Cmp, ExecSpec, Expr, FileFormat, OutFile, PermMatch, Test, TimeField, Window,
-};
+use crate::command::{Extraction, Follow, Setup};
+use crate::expr::{Action, Cmp, ExecSpec, Expr, FileFormat, PermMatch, Test, TimeField, Window};
 use crate::glob::Glob;
 use crate::printf::Format;
 use crate::regex_type::{self, RegexType};
@@ -309,19 +306,17 @@ impl Parser<'_> {
             }
             b"-printf" => {
                 let a = self.arg(t)?;
-                let f = Format::parse(&a)?;
-                warn_all(&f.warnings);
+                let f = self.format(&a)?;
                 self.action(Action::Printf(f))
             }
             b"-fprint" | b"-fprint0" | b"-fprintf" | b"-fls" => {
                 let path = self.arg(t)?;
-                let file = self.out_file(&path)?;
+                let file = self.out_file(path);
                 match t {
                     b"-fls" => self.action(Action::Ls(Some(file))),
                     b"-fprintf" => {
                         let a = self.arg(t)?;
-                        let f = Format::parse(&a)?;
-                        warn_all(&f.warnings);
+                        let f = self.format(&a)?;
                         self.action(Action::FPrint(file, FileFormat::Printf(f)))
                     }
                     _ => {
@@ -352,28 +347,21 @@ impl Parser<'_> {
         }
     }
 
-    /// The stream of `-fprint PATH` & co.: one per file, however many
-    /// names it is given under (by device and inode, as GNU find).
-    fn out_file(&mut self, path: &[u8]) -> Result<Arc<OutFile>, String> {
-        use std::os::unix::fs::MetadataExt;
-        let open_error =
-            |e: std::io::Error| format!("'{}': {}", show(path), trawl_diag::io_message(&e));
-        let id = |f: &File| f.metadata().map(|m| (m.dev(), m.ino()));
-        // Already open under this name, or under another: that stream.
-        if let Ok(m) = std::fs::metadata(OsStr::from_bytes(path)) {
-            if let Some((_, f)) = self.files.iter().find(|(k, _)| *k == (m.dev(), m.ino())) {
-                return Ok(f.clone());
-            }
-        }
-        let file = File::create(OsStr::from_bytes(path)).map_err(open_error)?;
-        let key = id(&file).map_err(open_error)?;
-        let out = Arc::new(OutFile {
-            name: path.to_vec(),
-            file: Mutex::new(file),
-            failed: Default::default(),
-        });
-        self.files.push((key, out.clone()));
-        Ok(out)
+    /// The number of the output file `path` of `-fprint` & co., opened
+    /// when a run starts.
+    fn out_file(&mut self, path: Vec<u8>) -> usize {
+        let setup = &mut self.cmd.setup;
+        let number = setup.iter().filter(|s| matches!(s, Setup::Open(_))).count();
+        setup.push(Setup::Open(path));
+        number
+    }
+
+    /// A `-printf` format; what GNU find warns about it is said when a
+    /// run starts.
+    fn format(&mut self, arg: &[u8]) -> Result<Format, String> {
+        let (format, warnings) = Format::parse(arg)?;
+        self.cmd.setup.extend(warnings.into_iter().map(Setup::Warn));
+        Ok(format)
     }
 
     pub(crate) fn action(&mut self, a: Action) -> Result<Expr, String> {
@@ -445,13 +433,6 @@ pub(crate) fn number(arg: Option<&Vec<u8>>, opt: &str) -> Result<u64, String> {
         .ok()
         .and_then(|s| s.parse::<u64>().ok())
         .ok_or_else(|| format!("invalid argument `{}' to `{opt}'", show(a)))
-}
-
-/// Says what GNU find warns about while reading the expression.
-fn warn_all(warnings: &[String]) {
-    for w in warnings {
-        eprintln!("trawl: {w}");
-    }
 }
 
 /// Seconds in a day.
