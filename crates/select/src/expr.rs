@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 use trawl_matcher::AnyMatcher;
 
+use crate::format::Format;
 use crate::glob::Glob;
-use crate::printf::Format;
 
 /// A node of a find expression.
 #[derive(Debug)]
@@ -240,4 +240,19 @@ pub struct ExecSpec {
     /// `-ok`, `-okdir`: ask on standard error first, and read the answer
     /// from standard input (the command's own is /dev/null).
     pub ask: bool,
+}
+
+/// The bit of a file type in a `-type` mask.
+pub(crate) fn type_bit(t: trawl_walk::FileType) -> u16 {
+    use trawl_walk::FileType as T;
+    match t {
+        T::File => 1,
+        T::Dir => 2,
+        T::Symlink => 4,
+        T::Fifo => 8,
+        T::Socket => 16,
+        T::BlockDevice => 32,
+        T::CharDevice => 64,
+        T::Unknown => 0,
+    }
 }

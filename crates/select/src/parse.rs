@@ -12,7 +12,6 @@ mod number;
 mod primary;
 
 use self::primary::number;
-pub(crate) use self::primary::type_bit;
 
 /// A mistake in a `find` command line.
 #[derive(Debug)]

@@ -70,7 +70,7 @@ impl FindVisitor<'_> {
             return WalkState::Continue;
         }
         let o = self.eval.eval(e);
-        if o.quit || self.eval.output_closed {
+        if o.quit || self.eval.output_closed() {
             WalkState::Quit
         } else if o.prune && may_prune {
             WalkState::Skip
@@ -87,10 +87,8 @@ impl Visitor for FindVisitor<'_> {
         // goes on with the link itself.
         if let Some(err) = e.broken_link_error().filter(|e| e.raw_os_error() != Some(libc::ENOENT))
         {
-            self.eval.failed = true;
             let path = String::from_utf8_lossy(e.path());
-            let msg = format!("trawl: '{path}': {}\n", trawl_diag::io_message(&err));
-            let _ = io::stderr().lock().write_all(msg.as_bytes());
+            self.eval.report(format!("'{path}': {}", trawl_diag::io_message(&err)));
         }
         if self.cmd.depth_first && e.file_type().is_dir() {
             // Evaluated after its contents.
@@ -113,7 +111,6 @@ impl Visitor for FindVisitor<'_> {
                 return WalkState::Continue;
             }
         }
-        self.eval.failed = true;
         let path = String::from_utf8_lossy(err.path());
         let line = match err.kind() {
             WalkErrorKind::Io(e) => format!("'{path}': {}", trawl_diag::io_message(e)),
@@ -124,7 +121,7 @@ impl Visitor for FindVisitor<'_> {
             // find reads no ignore files.
             _ => format!("'{path}': not a regular file"),
         };
-        let _ = io::stderr().lock().write_all(format!("trawl: {line}\n").as_bytes());
+        self.eval.report(line);
         WalkState::Continue
     }
 
@@ -144,7 +141,7 @@ impl Visitor for FindVisitor<'_> {
     fn write_output(&mut self, outputs: &[&[u8]]) -> WalkState {
         if self.out.write_in_order(outputs).is_err() {
             // As the evaluator does: a closed output ends the run quietly.
-            self.eval.output_closed = true;
+            self.eval.close_output();
             return WalkState::Quit;
         }
         WalkState::Continue
@@ -284,11 +281,11 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
     // find's close_stdout), unless a command's run said it already.
     let mut write_error: Option<(io::Error, bool)> = None;
     let mut file_error_said = false;
-    for mut v in visitors {
-        v.eval.finish();
-        failed |= v.eval.failed;
-        file_error_said |= v.eval.file_error_said;
-        if let Some(e) = v.eval.write_error.take() {
+    for v in visitors {
+        let end = v.eval.finish();
+        failed |= end.failed;
+        file_error_said |= end.file_error_said;
+        if let Some(e) = end.write_error {
             write_error.get_or_insert(e);
         }
     }

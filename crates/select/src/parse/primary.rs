@@ -11,8 +11,8 @@ use super::number::{float, signed, unsigned};
 use super::{show, Parser};
 use crate::command::{Extraction, Follow, Setup};
 use crate::expr::{Action, Cmp, ExecSpec, Expr, FileFormat, PermMatch, Test, TimeField, Window};
+use crate::format::Format;
 use crate::glob::Glob;
-use crate::printf::Format;
 use crate::regex_type::{self, RegexType};
 use crate::{mode, users};
 
@@ -557,21 +557,6 @@ pub(crate) fn type_mask(arg: &[u8]) -> Result<u16, String> {
         mask |= bit;
     }
     Ok(mask)
-}
-
-/// The bit of a file type in a `-type` mask.
-pub(crate) fn type_bit(t: trawl_walk::FileType) -> u16 {
-    use trawl_walk::FileType as T;
-    match t {
-        T::File => 1,
-        T::Dir => 2,
-        T::Symlink => 4,
-        T::Fifo => 8,
-        T::Socket => 16,
-        T::BlockDevice => 32,
-        T::CharDevice => 64,
-        T::Unknown => 0,
-    }
 }
 
 /// The kinds `-kind` names, comma-separated; `compressed`, `archive` and
