@@ -6,12 +6,15 @@
 
 use crate::command::{Extraction, FindCommand, Follow, Setup};
 use crate::expr::{Action, Expr, Test};
-use crate::regex_type::RegexType;
+use crate::report::show;
 
+mod exec;
 mod number;
 mod primary;
+mod values;
 
-use self::primary::number;
+use self::number::number;
+use self::primary::Reader;
 
 /// A mistake in a `find` command line.
 #[derive(Debug)]
@@ -114,40 +117,25 @@ fn read(args: &[Vec<u8>], cmd: &mut FindCommand) -> Result<(), String> {
     if cmd.paths.is_empty() {
         cmd.paths.push(b".".to_vec());
     }
-    let now = cmd.now;
-    let mut p = Parser {
-        toks: &args[i..],
-        pos: 0,
-        cmd,
-        has_action: false,
-        // GNU find's default is plain emacs, not `findutils-default`.
-        regex_type: RegexType::Emacs,
-        saw_prune: false,
-        saw_delete: false,
-        saw_depth: false,
-        day_start: (now.0 - 86400, now.1),
-        full_days: false,
-        files0_from: None,
-    };
-    let expr = if p.toks.is_empty() {
+    let toks = &args[i..];
+    let mut r = Reader::new(toks, cmd);
+    let expr = if toks.is_empty() {
         None
     } else {
-        let e = p.parse_comma()?;
-        if p.pos < p.toks.len() {
-            let t = show(&p.toks[p.pos]);
-            return Err(if t == ")" {
+        let e = comma(&mut r)?;
+        if let Some(t) = r.peek() {
+            return Err(if t == b")" {
                 "invalid expression; you have too many ')'".to_string()
             } else {
-                format!("paths must precede expression: `{t}'")
+                format!("paths must precede expression: `{}'", show(t))
             });
         }
         Some(e)
     };
-    let files0_from = p.files0_from.take();
-    if p.saw_delete && p.saw_prune && !p.saw_depth {
+    if r.saw_delete && r.saw_prune && !r.saw_depth {
         return Err("The -delete action automatically turns on -depth, but -prune does nothing when -depth is in effect.  If you want to carry on anyway, just explicitly use the -depth option.".into());
     }
-    let has_action = p.has_action;
+    let (has_action, files0_from) = (r.has_action, r.files0_from.take());
     let print = Expr::Action(Action::Print(b'\n'));
     cmd.expr = match (expr, has_action) {
         (None, _) => print,
@@ -167,113 +155,105 @@ fn read(args: &[Vec<u8>], cmd: &mut FindCommand) -> Result<(), String> {
     Ok(())
 }
 
-pub(crate) fn now() -> (i64, i64) {
+/// The time now (seconds, nanoseconds since the epoch).
+fn now() -> (i64, i64) {
     let d = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
     (d.as_secs() as i64, d.subsec_nanos() as i64)
 }
 
-pub(crate) fn show(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
+/// `A , B`: the lowest precedence.
+fn comma(r: &mut Reader<'_>) -> Result<Expr, String> {
+    let mut e = or(r)?;
+    while r.peek() == Some(b",") {
+        r.next();
+        let rhs = operand(r, ",", or)?;
+        e = Expr::Comma(Box::new(e), Box::new(rhs));
+    }
+    Ok(e)
 }
 
-pub(crate) struct Parser<'a> {
-    pub(crate) toks: &'a [Vec<u8>],
-    pub(crate) pos: usize,
-    pub(crate) cmd: &'a mut FindCommand,
-    pub(crate) has_action: bool,
-    pub(crate) regex_type: RegexType,
-    /// `-prune` and `-delete` seen, and `-depth` given explicitly.
-    pub(crate) saw_prune: bool,
-    pub(crate) saw_delete: bool,
-    pub(crate) saw_depth: bool,
-    /// Where `-mtime` & co. count days from: a day before the start, or
-    /// the start of today once `-daystart` was read (positional, as in
-    /// GNU find: tests before it are not moved).
-    pub(crate) day_start: (i64, i64),
-    /// `-daystart` was read (a second one changes nothing).
-    pub(crate) full_days: bool,
-    /// `-files0-from FILE`: the starting points, NUL-separated, in FILE
-    /// (`-` for standard input); the last one given counts.
-    pub(crate) files0_from: Option<Vec<u8>>,
+/// `A -o B`.
+fn or(r: &mut Reader<'_>) -> Result<Expr, String> {
+    let mut e = and(r)?;
+    while let Some(op @ (b"-o" | b"-or")) = r.peek() {
+        let op = show(op);
+        r.next();
+        let rhs = operand(r, &op, and)?;
+        e = Expr::Or(Box::new(e), Box::new(rhs));
+    }
+    Ok(e)
 }
 
-impl Parser<'_> {
-    pub(crate) fn peek(&self) -> Option<&[u8]> {
-        self.toks.get(self.pos).map(Vec::as_slice)
-    }
-
-    pub(crate) fn arg(&mut self, opt: &[u8]) -> Result<Vec<u8>, String> {
-        let a = self.toks.get(self.pos).cloned();
-        self.pos += 1;
-        a.ok_or_else(|| format!("missing argument to `{}'", show(opt)))
-    }
-
-    pub(crate) fn parse_comma(&mut self) -> Result<Expr, String> {
-        let mut e = self.parse_or()?;
-        while self.peek() == Some(b",") {
-            self.pos += 1;
-            let r = self.operand(",", Self::parse_or)?;
-            e = Expr::Comma(Box::new(e), Box::new(r));
-        }
-        Ok(e)
-    }
-
-    fn parse_or(&mut self) -> Result<Expr, String> {
-        let mut e = self.parse_and()?;
-        while matches!(self.peek(), Some(b"-o" | b"-or")) {
-            let op = show(self.peek().unwrap_or_default());
-            self.pos += 1;
-            let r = self.operand(&op, Self::parse_and)?;
-            e = Expr::Or(Box::new(e), Box::new(r));
-        }
-        Ok(e)
-    }
-
-    fn parse_and(&mut self) -> Result<Expr, String> {
-        let mut e = self.parse_not()?;
-        loop {
-            match self.peek() {
-                Some(b"-a" | b"-and") => {
-                    let op = show(self.peek().unwrap_or_default());
-                    self.pos += 1;
-                    let r = self.operand(&op, Self::parse_not)?;
-                    e = Expr::And(Box::new(e), Box::new(r));
-                }
-                None | Some(b"-o" | b"-or" | b"," | b")") => return Ok(e),
-                Some(_) => {
-                    let r = self.parse_not()?;
-                    e = Expr::And(Box::new(e), Box::new(r));
-                }
+/// `A -a B`, or `A B`.
+fn and(r: &mut Reader<'_>) -> Result<Expr, String> {
+    let mut e = not(r)?;
+    loop {
+        match r.peek() {
+            Some(op @ (b"-a" | b"-and")) => {
+                let op = show(op);
+                r.next();
+                let rhs = operand(r, &op, not)?;
+                e = Expr::And(Box::new(e), Box::new(rhs));
+            }
+            None | Some(b"-o" | b"-or" | b"," | b")") => return Ok(e),
+            Some(_) => {
+                let rhs = not(r)?;
+                e = Expr::And(Box::new(e), Box::new(rhs));
             }
         }
     }
+}
 
-    /// The right operand of a binary operator.
-    pub(crate) fn operand(
-        &mut self,
-        op: &str,
-        f: fn(&mut Self) -> Result<Expr, String>,
-    ) -> Result<Expr, String> {
-        match self.peek() {
-            None | Some(b")") => Err(format!(
-                "invalid expression; you have used a binary operator '{op}' with nothing after it."
-            )),
-            _ => f(self),
-        }
+/// The right operand of the binary operator `op`, read by `f`.
+fn operand(
+    r: &mut Reader<'_>,
+    op: &str,
+    f: fn(&mut Reader<'_>) -> Result<Expr, String>,
+) -> Result<Expr, String> {
+    match r.peek() {
+        None | Some(b")") => Err(format!(
+            "invalid expression; you have used a binary operator '{op}' with nothing after it."
+        )),
+        _ => f(r),
     }
+}
 
-    pub(crate) fn parse_not(&mut self) -> Result<Expr, String> {
-        if matches!(self.peek(), Some(b"!" | b"-not")) {
-            self.pos += 1;
-            if matches!(self.peek(), None | Some(b")")) {
-                return Err(
-                    "invalid expression; you have used a unary operator '!' with nothing after it."
-                        .into(),
-                );
-            }
-            return Ok(Expr::Not(Box::new(self.parse_not()?)));
+/// `! A`, `-not A`.
+fn not(r: &mut Reader<'_>) -> Result<Expr, String> {
+    if matches!(r.peek(), Some(b"!" | b"-not")) {
+        r.next();
+        if matches!(r.peek(), None | Some(b")")) {
+            return Err(
+                "invalid expression; you have used a unary operator '!' with nothing after it."
+                    .into(),
+            );
         }
-        self.parse_primary()
+        return Ok(Expr::Not(Box::new(not(r)?)));
+    }
+    group_or_primary(r)
+}
+
+/// `( A )`, or a primary.
+fn group_or_primary(r: &mut Reader<'_>) -> Result<Expr, String> {
+    let Some(tok) = r.next() else { return Err("invalid expression".into()) };
+    match tok.as_slice() {
+        b"(" => {
+            if r.peek() == Some(b")") {
+                return Err("invalid expression; empty parentheses are not allowed.".into());
+            }
+            let e = comma(r)?;
+            if r.peek() != Some(b")") {
+                return Err("invalid expression; I was expecting to find a ')' somewhere but did not see one.".into());
+            }
+            r.next();
+            Ok(e)
+        }
+        t @ (b"-o" | b"-or" | b"-a" | b"-and" | b",") => Err(format!(
+            "invalid expression; you have used a binary operator '{}' with nothing before it.",
+            show(t)
+        )),
+        b")" => Err("invalid expression; you have too many ')'".into()),
+        t => r.primary(t),
     }
 }
 

@@ -11,7 +11,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::command::Setup;
-use crate::parse::{show, ParseError};
+use crate::parse::ParseError;
+use crate::report::show;
 
 /// A file `-fprint` & co. write to.
 #[derive(Debug)]
