@@ -42,6 +42,8 @@ pub mod rules;
 mod run;
 mod setup;
 mod subject;
+#[cfg(test)]
+mod tests;
 mod timefmt;
 mod turns;
 mod users;
