@@ -65,6 +65,9 @@ pub struct FindCommand {
     /// `-search-zip`, `-docs` (trawl): what `-contains`, `-text` and
     /// `-binary` look inside.
     pub extraction: Extraction,
+    /// `--max-archive-depth`, `--extract-jobs`, `--extract-timeout`
+    /// (trawl, as grep's): how far extraction may go.
+    pub limits: trawl_extract::AskedLimits,
     /// What reading the expression asked for beside the tree, in order:
     /// a run does these first.
     pub setup: Vec<Setup>,

@@ -7,6 +7,7 @@
 use crate::command::{Extraction, FindCommand, Follow, Setup};
 use crate::expr::{Action, Expr, Test};
 use crate::report::show;
+use trawl_extract::AskedLimits;
 
 mod exec;
 mod number;
@@ -59,6 +60,7 @@ pub fn parse_at(args: &[Vec<u8>], now: (i64, i64)) -> Result<FindCommand, ParseE
         no_index: false,
         now,
         extraction: Extraction::Bytes,
+        limits: AskedLimits::default(),
         setup: Vec::new(),
     };
     match read(args, &mut cmd) {
@@ -72,6 +74,18 @@ fn read(args: &[Vec<u8>], cmd: &mut FindCommand) -> Result<(), String> {
     let mut i = 0;
     // Leading options.
     while i < args.len() {
+        if let Some((name, set, inline)) = limit_option(&args[i]) {
+            let value = match inline {
+                Some(v) => Some(v.to_vec()),
+                None => {
+                    i += 1;
+                    args.get(i).cloned()
+                }
+            };
+            set(&mut cmd.limits, number(value.as_ref(), &show(name))?);
+            i += 1;
+            continue;
+        }
         match args[i].as_slice() {
             b"-H" => cmd.follow = Follow::Roots,
             b"-L" => cmd.follow = Follow::Always,
@@ -153,6 +167,27 @@ fn read(args: &[Vec<u8>], cmd: &mut FindCommand) -> Result<(), String> {
     }
     cmd.files0_from = files0_from;
     Ok(())
+}
+
+/// Sets one of the limits asked.
+type SetLimit = fn(&mut AskedLimits, u64);
+
+/// trawl's leading options that bound what `-search-zip` and `-docs`
+/// extract, as grep's.
+const LIMIT_OPTIONS: [(&[u8], SetLimit); 3] = [
+    (b"--max-archive-depth", |l, n| l.max_depth = Some(n as usize)),
+    (b"--extract-jobs", |l, n| l.jobs = Some(n as usize)),
+    (b"--extract-timeout", |l, n| l.timeout_secs = Some(n)),
+];
+
+/// `arg` as one of [`LIMIT_OPTIONS`]: its name, what it sets, and its
+/// value when given as `--NAME=VALUE`.
+fn limit_option(arg: &[u8]) -> Option<(&'static [u8], SetLimit, Option<&[u8]>)> {
+    LIMIT_OPTIONS.iter().find_map(|&(name, set)| match arg.strip_prefix(name)? {
+        [] => Some((name, set, None)),
+        [b'=', value @ ..] => Some((name, set, Some(value))),
+        _ => None,
+    })
 }
 
 /// The time now (seconds, nanoseconds since the epoch).

@@ -35,7 +35,9 @@ Options:   -maxdepth N -mindepth N -depth -d -xdev -mount -daystart -follow
              gnu-awk grep ed sed posix-minimal-basic)
            -search-zip (-contains, -text and -binary look at the text inside
              compressed files and archives)  -docs (and inside PDF, office
-             and EPUB documents), as grep's --search-zip and --docs
+             and EPUB documents), as grep's --search-zip and --docs; before
+             the paths, --max-archive-depth N, --extract-jobs N and
+             --extract-timeout SECS bound them as they bound grep's
 Tests:     -name -iname -path -ipath -wholename -iwholename -lname -ilname
            -regex -iregex -type -xtype -fstype -size -empty
            -newer -anewer -cnewer -newerXY REF (X, Y each of a B c m; Y t:
@@ -200,7 +202,7 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
     }
     if cmd.extraction != Extraction::Bytes {
         let documents = cmd.extraction == Extraction::Documents;
-        let limits = trawl_extract::Limits { documents, ..Default::default() };
+        let limits = trawl_extract::Limits::new(documents, cmd.limits);
         match crate::config::extractor(limits, run.cancel(), true) {
             Ok(ex) => run = run.with_extractor(ex),
             Err(msg) => {
