@@ -74,7 +74,7 @@ fn read(args: &[Vec<u8>], cmd: &mut FindCommand) -> Result<(), String> {
     let mut i = 0;
     // Leading options.
     while i < args.len() {
-        if let Some((name, set, inline)) = limit_option(&args[i]) {
+        if let Some((option, inline)) = limit_option(&args[i]) {
             let value = match inline {
                 Some(v) => Some(v.to_vec()),
                 None => {
@@ -82,7 +82,7 @@ fn read(args: &[Vec<u8>], cmd: &mut FindCommand) -> Result<(), String> {
                     args.get(i).cloned()
                 }
             };
-            set(&mut cmd.limits, number(value.as_ref(), &show(name))?);
+            (option.set)(&mut cmd.limits, number(value.as_ref(), &show(option.name))?);
             i += 1;
             continue;
         }
@@ -169,23 +169,27 @@ fn read(args: &[Vec<u8>], cmd: &mut FindCommand) -> Result<(), String> {
     Ok(())
 }
 
-/// Sets one of the limits asked.
-type SetLimit = fn(&mut AskedLimits, u64);
+/// One of trawl's leading options that bound what `-search-zip` and
+/// `-docs` extract, as grep's.
+struct LimitOption {
+    /// `--NAME`.
+    name: &'static [u8],
+    /// Sets its limit.
+    set: fn(&mut AskedLimits, u64),
+}
 
-/// trawl's leading options that bound what `-search-zip` and `-docs`
-/// extract, as grep's.
-const LIMIT_OPTIONS: [(&[u8], SetLimit); 3] = [
-    (b"--max-archive-depth", |l, n| l.max_depth = Some(n as usize)),
-    (b"--extract-jobs", |l, n| l.jobs = Some(n as usize)),
-    (b"--extract-timeout", |l, n| l.timeout_secs = Some(n)),
+const LIMIT_OPTIONS: [LimitOption; 3] = [
+    LimitOption { name: b"--max-archive-depth", set: |l, n| l.max_depth = Some(n as usize) },
+    LimitOption { name: b"--extract-jobs", set: |l, n| l.jobs = Some(n as usize) },
+    LimitOption { name: b"--extract-timeout", set: |l, n| l.timeout_secs = Some(n) },
 ];
 
-/// `arg` as one of [`LIMIT_OPTIONS`]: its name, what it sets, and its
-/// value when given as `--NAME=VALUE`.
-fn limit_option(arg: &[u8]) -> Option<(&'static [u8], SetLimit, Option<&[u8]>)> {
-    LIMIT_OPTIONS.iter().find_map(|&(name, set)| match arg.strip_prefix(name)? {
-        [] => Some((name, set, None)),
-        [b'=', value @ ..] => Some((name, set, Some(value))),
+/// `arg` as one of [`LIMIT_OPTIONS`], with its value when given as
+/// `--NAME=VALUE`.
+fn limit_option(arg: &[u8]) -> Option<(&'static LimitOption, Option<&[u8]>)> {
+    LIMIT_OPTIONS.iter().find_map(|o| match arg.strip_prefix(o.name)? {
+        [] => Some((o, None)),
+        [b'=', value @ ..] => Some((o, Some(value))),
         _ => None,
     })
 }
