@@ -73,6 +73,13 @@ pub struct FindCommand {
     pub setup: Vec<Setup>,
 }
 
+impl FindCommand {
+    /// Whether `-ok` or `-okdir` read their answers from standard input.
+    pub fn asks(&self) -> bool {
+        self.execs.iter().any(|e| e.ask)
+    }
+}
+
 /// What GNU find does while it reads the expression beside building it,
 /// in the order it reads them: a run starts by doing these (and after a
 /// mistake, those read before it are done: [`crate::after_mistake`]).

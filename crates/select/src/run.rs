@@ -12,7 +12,6 @@ use trawl_search::Cancel;
 
 use crate::batch::SharedBatch;
 use crate::command::FindCommand;
-use crate::expr::Action;
 use crate::ls::LsWidths;
 use crate::setup::OutFile;
 use crate::turns::Turns;
@@ -60,12 +59,7 @@ impl<'c> Run<'c> {
     pub fn new(cmd: &'c FindCommand, settings: RunSettings) -> Result<Run<'c>, String> {
         let outputs = crate::setup::perform(&cmd.setup)?;
         let (roots, root_errors) = match &cmd.files0_from {
-            Some(file) => {
-                let asks = cmd.expr.any_action(
-                    &|a| matches!(a, Action::Exec(i) if cmd.execs.get(*i).is_some_and(|s| s.ask)),
-                );
-                crate::files0::read(file, asks)?
-            }
+            Some(file) => crate::files0::read(file, cmd.asks())?,
             None => (cmd.paths.clone(), Vec::new()),
         };
         Ok(Run {

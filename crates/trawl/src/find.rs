@@ -196,8 +196,7 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
     // captured and written in order), else on one thread, in order.
     let in_order = cmd.sorted && threads != 1 && prints_only(&cmd.expr);
     // -ok and -okdir ask one question at a time, in walk order.
-    let asks = cmd.execs.iter().any(|e| e.ask);
-    if (cmd.sorted && !in_order) || asks {
+    if (cmd.sorted && !in_order) || cmd.asks() {
         threads = 1;
     }
     if cmd.extraction != Extraction::Bytes {
