@@ -198,6 +198,37 @@ impl Default for Limits {
     }
 }
 
+/// The limits a command line may set (grep's and find's
+/// `--max-archive-depth`, `--extract-jobs`, `--extract-timeout`); what is
+/// not set keeps [`Limits::default`]'s value.
+#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
+pub struct AskedLimits {
+    /// Containers opened one inside another.
+    pub max_depth: Option<usize>,
+    /// Extractor processes at once.
+    pub jobs: Option<usize>,
+    /// Seconds an extractor process may run.
+    pub timeout_secs: Option<u64>,
+}
+
+impl Limits {
+    /// The limits of a search that reads documents or not, with what the
+    /// command line asked: the one place a command's limits are made.
+    pub fn new(documents: bool, asked: AskedLimits) -> Limits {
+        let mut limits = Limits { documents, ..Limits::default() };
+        if let Some(n) = asked.max_depth {
+            limits.max_depth = n;
+        }
+        if let Some(n) = asked.jobs {
+            limits.external.jobs = n;
+        }
+        if let Some(s) = asked.timeout_secs {
+            limits.external.timeout = std::time::Duration::from_secs(s);
+        }
+        limits
+    }
+}
+
 /// Opens compressed files, archives and documents (see the crate's
 /// documentation). One is shared by every search thread of a run.
 #[derive(Debug)]

@@ -1,26 +1,24 @@
-//! Evaluating a find expression on walk entries, one evaluator per thread:
-//! the operators, the tests, and the dispatch of actions (running commands
-//! is in `exec`, `-printf` in `printf`, `-ls` in `ls`, path pieces in
-//! `paths`).
+//! Evaluating a find expression on walk entries, one evaluator per thread
+//! of a [`Run`]: the operators, the tests, and the dispatch of actions
+//! (running commands is in `exec`, `-printf` in `printf`, `-ls` in `ls`,
+//! the held output in `held`, the entry's metadata in `subject`).
 
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 
 use trawl_matcher::AnyMatcher;
 use trawl_search::{Searcher, SearcherConfig};
 use trawl_walk::{Entry, FileType};
 
-use crate::exec::ExecState;
-use crate::expr::{Action, Expr, FileFormat, PermMatch, Test, TimeField};
-use crate::parse::{type_bit, FindCommand, Follow};
+use crate::command::Follow;
+use crate::exec::{ExecContext, Execs};
+use crate::expr::{type_bit, Action, Expr, FileFormat, PermMatch, Test, TimeField};
+use crate::held::{Held, Output, FLUSH_AT};
 use crate::paths::base_name;
-use crate::turns::TurnWait;
+use crate::report::{show, Reporter};
+use crate::run::Run;
+use crate::subject::{time_of, LazyEntry, Lookups};
 use crate::users::Names;
-
-/// Where evaluators send their output (standard output, under a lock).
-pub trait Output: Sync {
-    /// Writes bytes in one piece.
-    fn write(&self, bytes: &[u8]) -> io::Result<()>;
-}
+use crate::{ls, printf};
 
 /// What the walk should do after an entry.
 #[derive(Clone, Copy, Debug, Default)]
@@ -31,8 +29,6 @@ pub struct Outcome {
     pub quit: bool,
 }
 
-/// Output is handed on when this much is held.
-const FLUSH_AT: usize = 64 * 1024;
 /// Writes up to this size are atomic on a pipe: children that share our
 /// standard output cannot split one of our lines.
 const PIPE_BUF: usize = 4096;
@@ -40,71 +36,68 @@ const PIPE_BUF: usize = 4096;
 const SNIFF: usize = 8192;
 
 /// One thread's evaluator.
-pub struct Evaluator<'a> {
-    pub(crate) cmd: &'a FindCommand,
-    pub(crate) output: &'a dyn Output,
-    pub(crate) buf: Vec<u8>,
-    pub(crate) names: Names,
-    pub(crate) searcher: Option<Searcher>,
-    pub(crate) execs: Vec<ExecState>,
-    /// Something failed: find exits 1.
-    pub failed: bool,
-    /// Writing to standard output failed (a closed pipe): stop quietly.
-    pub output_closed: bool,
-    /// Writing to standard output failed otherwise (a full disk): said at
-    /// the end, unless said already (before a command ran), as GNU find.
-    pub write_error: Option<(std::io::Error, bool)>,
+pub struct Evaluator<'r> {
+    run: &'r Run<'r>,
+    /// The output held to be written.
+    out: Held<'r>,
+    /// Failures reported.
+    rep: Reporter,
+    names: Names,
+    searcher: Option<Searcher>,
+    execs: Execs,
     /// A `-fprint` (or `-fls`) file's write error was said (GNU find then
     /// says only "write error" of standard output).
-    pub file_error_said: bool,
-    pub(crate) outcome: Outcome,
-    /// The entry's metadata could not be read: drop it (GNU find).
-    pub(crate) abort: bool,
+    file_error_said: bool,
+    outcome: Outcome,
     /// The expression holds `-quit`: entries are evaluated one at a time.
-    pub(crate) quits: bool,
+    quits: bool,
 }
 
-/// The entry under evaluation, with lazily read metadata.
-pub(crate) struct LazyEntry<'e, 'a> {
-    pub(crate) e: &'e Entry<'a>,
-    pub(crate) stat: Option<Result<libc::stat, i32>>,
+/// How an evaluator's thread ended.
+#[derive(Debug)]
+pub struct Finished {
+    /// Something failed: find exits 1.
+    pub failed: bool,
+    /// Writing to standard output failed otherwise than by a closed pipe
+    /// (a full disk), and whether that was said already (before a command
+    /// ran): else it is said at the end, as GNU find does.
+    pub write_error: Option<(io::Error, bool)>,
+    /// A `-fprint` (or `-fls`) file's write error was said.
+    pub file_error_said: bool,
 }
 
-impl<'e, 'a> LazyEntry<'e, 'a> {
-    fn new(e: &'e Entry<'a>) -> Self {
-        LazyEntry { e, stat: None }
-    }
-}
-
-impl<'a> Evaluator<'a> {
-    /// An evaluator for `cmd`, writing to `output`.
-    pub fn new(cmd: &'a FindCommand, output: &'a dyn Output) -> Self {
-        let execs = cmd.execs.iter().map(|_| ExecState::default()).collect();
+impl<'r> Evaluator<'r> {
+    /// An evaluator for one thread of `run`, writing to `output`.
+    pub fn new(run: &'r Run<'r>, output: &'r dyn Output) -> Self {
+        let cmd = run.cmd;
+        let turns = (!cmd.execs.is_empty()).then_some(&run.turns);
         Evaluator {
-            cmd,
-            output,
-            buf: Vec::with_capacity(FLUSH_AT * 2),
+            run,
+            out: Held::new(output, turns),
+            rep: Reporter::default(),
             names: Names::default(),
             searcher: None,
-            execs,
-            failed: false,
-            output_closed: false,
-            write_error: None,
+            execs: Execs::new(cmd.execs.len()),
             file_error_said: false,
             outcome: Outcome::default(),
-            abort: false,
             quits: cmd.expr.any_action(&|a| matches!(a, Action::Quit)),
         }
     }
 
-    pub(crate) fn report(&mut self, msg: String) {
-        self.failed = true;
-        self.warn(msg);
+    /// Says `msg` on standard error (after `trawl: `) and fails the run.
+    pub fn report(&mut self, msg: String) {
+        self.rep.report(msg);
     }
 
-    /// Says something on standard error without failing the run.
-    pub(crate) fn warn(&self, msg: String) {
-        let _ = io::stderr().lock().write_all(format!("trawl: {msg}\n").as_bytes());
+    /// Whether writing found standard output closed (a closed pipe): the
+    /// run stops quietly.
+    pub fn output_closed(&self) -> bool {
+        self.out.closed
+    }
+
+    /// Standard output was found closed elsewhere: nothing more is written.
+    pub fn close_output(&mut self) {
+        self.out.closed = true;
     }
 
     /// Evaluates the expression for one entry.
@@ -115,7 +108,7 @@ impl<'a> Evaluator<'a> {
         // Once one thread has run `-quit`, no other entry may act: entries
         // are evaluated one at a time, each one's output written before the
         // lock is let go, so the quitting one's comes last.
-        let mut quitted = self.cmd.turns.quit();
+        let mut quitted = self.run.turns.quit();
         if *quitted {
             return Outcome { prune: false, quit: true };
         }
@@ -129,87 +122,55 @@ impl<'a> Evaluator<'a> {
 
     fn eval_entry(&mut self, e: &Entry<'_>) -> Outcome {
         self.outcome = Outcome::default();
-        self.abort = false;
-        let start = self.buf.len();
-        let mut item = LazyEntry::new(e);
-        let cmd = self.cmd;
+        let start = self.out.buf.len();
+        let run = self.run;
+        let cmd = run.cmd;
+        let mut item = LazyEntry::new(e, cmd.follow, cmd.ignore_readdir_race);
         self.expr(&cmd.expr, &mut item);
-        if self.abort {
-            self.buf.truncate(start);
+        if item.abort {
+            self.out.buf.truncate(start);
         }
-        if !cmd.execs.is_empty() && cmd.turns.held_by_me() {
+        if !cmd.execs.is_empty() && run.turns.held_by_me() {
             self.flush();
-            cmd.turns.release();
+            run.turns.release();
         }
-        if !cmd.execs.is_empty() && self.buf.len() > PIPE_BUF {
+        if !cmd.execs.is_empty() && self.out.buf.len() > PIPE_BUF {
             // Keep each write atomic and whole-record.
-            let tail = self.buf.split_off(start);
+            let tail = self.out.buf.split_off(start);
             self.flush();
-            self.buf = tail;
-            if self.buf.len() > PIPE_BUF {
+            self.out.buf = tail;
+            if self.out.buf.len() > PIPE_BUF {
                 self.flush();
             }
-        } else if self.buf.len() >= FLUSH_AT {
+        } else if self.out.buf.len() >= FLUSH_AT {
             self.flush();
         }
         self.outcome
     }
 
-    /// Runs what `-exec ... +` still holds, waits for every child and writes
-    /// the remaining output.
-    pub fn finish(&mut self) {
-        let interrupted = self.cmd.cancel.is_cancelled();
-        for i in 0..self.execs.len() {
-            if !interrupted {
-                self.launch(i);
-            }
-            if let Some((child, name)) = self.execs[i].running.take() {
-                self.wait(child, &name);
-            }
-        }
+    /// Runs what this thread's `-execdir ... +` batches still hold, waits
+    /// for their children and writes the remaining output.
+    pub fn finish(mut self) -> Finished {
+        let mut cx = ExecContext { run: self.run, out: &mut self.out, rep: &mut self.rep };
+        self.execs.finish(&mut cx);
         self.flush();
+        Finished {
+            failed: self.rep.failed || self.out.write_error.is_some(),
+            write_error: self.out.write_error.take(),
+            file_error_said: self.file_error_said,
+        }
     }
 
     /// Writes the held output.
     pub fn flush(&mut self) {
-        if self.buf.is_empty() {
-            return;
-        }
-        // Not while another thread's record is split around a command.
-        let _turn = (!self.cmd.execs.is_empty()).then(|| self.cmd.turns.wait(TurnWait::ToWrite));
-        match self.output_closed || self.write_error.is_some() {
-            true => {}
-            false => match self.output.write(&self.buf) {
-                Ok(()) => {}
-                // A reader closed the pipe: the run ends quietly.
-                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
-                    self.output_closed = true;
-                    self.outcome.quit = true;
-                }
-                // Anything else fails the run, which goes on (its commands
-                // and deletions still act).
-                Err(e) => {
-                    self.failed = true;
-                    self.write_error = Some((e, false));
-                }
-            },
-        }
-        self.buf.clear();
-    }
-
-    /// Writes the held output before a command runs: a failure is said
-    /// now (GNU find: "write error").
-    pub(crate) fn flush_before_command(&mut self) {
-        let unsaid = self.write_error.is_none();
-        self.flush();
-        if let (Some((_, said)), true) = (&mut self.write_error, unsaid) {
-            *said = true;
-            self.warn("write error".into());
+        self.out.flush();
+        if self.out.take_closed_now() {
+            self.outcome.quit = true;
         }
     }
 
     fn expr(&mut self, x: &Expr, it: &mut LazyEntry<'_, '_>) -> bool {
-        if self.outcome.quit || self.abort {
+        if self.outcome.quit || it.abort {
             return false;
         }
         match x {
@@ -225,33 +186,6 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    /// The entry's metadata as the follow mode sees it.
-    pub(crate) fn stat(&mut self, it: &mut LazyEntry<'_, '_>) -> Option<libc::stat> {
-        if it.stat.is_none() {
-            let follow = match self.cmd.follow {
-                Follow::Always => true,
-                Follow::Roots => it.e.is_root(),
-                Follow::Never => false,
-            };
-            let r = match it.e.metadata() {
-                Some(st) => Ok(*st),
-                None => it.e.fetch_stat(follow).map_err(|e| e.raw_os_error().unwrap_or(0)),
-            };
-            if let Err(errno) = r {
-                // Gone since its directory was read: passed over in
-                // silence with -ignore_readdir_race.
-                let vanished = errno == libc::ENOENT && !it.e.is_root();
-                if !(vanished && self.cmd.ignore_readdir_race) {
-                    let e = io::Error::from_raw_os_error(errno);
-                    self.report(format!("'{}': {}", show(it.e.path()), trawl_diag::io_message(&e)));
-                }
-                self.abort = true;
-            }
-            it.stat = Some(r);
-        }
-        it.stat.as_ref().and_then(|r| r.as_ref().ok()).copied()
-    }
-
     fn test(&mut self, t: &Test, it: &mut LazyEntry<'_, '_>) -> bool {
         let e = it.e;
         match t {
@@ -261,26 +195,30 @@ impl<'a> Evaluator<'a> {
             Test::Regex(re) => re.is_match(e.path()),
             Test::Type(mask) => mask & type_bit(e.file_type()) != 0,
             Test::XType(mask) => mask & type_bit(self.other_side_type(e)) != 0,
-            Test::Size { cmp, n, unit } => self.stat(it).is_some_and(|st| {
+            Test::Size { cmp, n, unit } => it.stat(&mut self.rep).is_some_and(|st| {
                 let size = st.st_size.max(0) as u64;
                 cmp.holds(size.div_ceil(*unit) as i128, *n as i128)
             }),
             Test::Empty => match e.file_type() {
                 FileType::Dir => e.is_empty_dir().unwrap_or_else(|err| {
-                    self.report(format!("'{}': {}", show(e.path()), trawl_diag::io_message(&err)));
+                    self.rep.report(format!(
+                        "'{}': {}",
+                        show(e.path()),
+                        trawl_diag::io_message(&err)
+                    ));
                     false
                 }),
-                FileType::File => self.stat(it).is_some_and(|st| st.st_size == 0),
+                FileType::File => it.stat(&mut self.rep).is_some_and(|st| st.st_size == 0),
                 _ => false,
             },
-            Test::Time { field: TimeField::Birth, window } => match self.birth_time(it) {
+            Test::Time { field: TimeField::Birth, window } => match it.birth_time(&mut self.rep) {
                 Some(t) => window.holds(t),
                 None => false,
             },
             Test::Time { field, window } => {
-                self.stat(it).is_some_and(|st| window.holds(time_of(&st, *field)))
+                it.stat(&mut self.rep).is_some_and(|st| window.holds(time_of(&st, *field)))
             }
-            Test::Used(window) => self.stat(it).is_some_and(|st| {
+            Test::Used(window) => it.stat(&mut self.rep).is_some_and(|st| {
                 // The delta from the access back to the status change, as
                 // GNU find compares it (never true when accessed before).
                 let (at, ct) = (time_of(&st, TimeField::Access), time_of(&st, TimeField::Change));
@@ -299,35 +237,44 @@ impl<'a> Evaluator<'a> {
             Test::LinkName(g) => {
                 e.file_type() == FileType::Symlink && e.read_link().is_ok_and(|t| g.is_match(&t))
             }
-            Test::FsType(t) => {
-                self.stat(it).is_some_and(|st| crate::mounts::fstype_of(st.st_dev) == t.as_slice())
+            Test::FsType(t) => it
+                .stat(&mut self.rep)
+                .is_some_and(|st| crate::mounts::fstype_of(st.st_dev) == t.as_slice()),
+            Test::Perm { how, mode: (file_mode, dir_mode) } => {
+                it.stat(&mut self.rep).is_some_and(|st| {
+                    let mode = st.st_mode & 0o7777;
+                    let m = if st.st_mode & libc::S_IFMT == libc::S_IFDIR {
+                        *dir_mode
+                    } else {
+                        *file_mode
+                    };
+                    match how {
+                        PermMatch::Exact => mode == m,
+                        PermMatch::All => mode & m == m,
+                        PermMatch::Any => m == 0 || mode & m != 0,
+                    }
+                })
             }
-            Test::Perm { how, mode: (file_mode, dir_mode) } => self.stat(it).is_some_and(|st| {
-                let mode = st.st_mode & 0o7777;
-                let m =
-                    if st.st_mode & libc::S_IFMT == libc::S_IFDIR { *dir_mode } else { *file_mode };
-                match how {
-                    PermMatch::Exact => mode == m,
-                    PermMatch::All => mode & m == m,
-                    PermMatch::Any => m == 0 || mode & m != 0,
-                }
-            }),
             Test::Uid(cmp, n) => {
-                self.stat(it).is_some_and(|st| cmp.holds(st.st_uid as i128, *n as i128))
+                it.stat(&mut self.rep).is_some_and(|st| cmp.holds(st.st_uid as i128, *n as i128))
             }
             Test::Gid(cmp, n) => {
-                self.stat(it).is_some_and(|st| cmp.holds(st.st_gid as i128, *n as i128))
+                it.stat(&mut self.rep).is_some_and(|st| cmp.holds(st.st_gid as i128, *n as i128))
             }
-            Test::NoUser => self.stat(it).is_some_and(|st| self.names.user(st.st_uid).is_none()),
-            Test::NoGroup => self.stat(it).is_some_and(|st| self.names.group(st.st_gid).is_none()),
+            Test::NoUser => {
+                it.stat(&mut self.rep).is_some_and(|st| self.names.user(st.st_uid).is_none())
+            }
+            Test::NoGroup => {
+                it.stat(&mut self.rep).is_some_and(|st| self.names.group(st.st_gid).is_none())
+            }
             Test::Links(cmp, n) => {
-                self.stat(it).is_some_and(|st| cmp.holds(st.st_nlink as i128, *n as i128))
+                it.stat(&mut self.rep).is_some_and(|st| cmp.holds(st.st_nlink as i128, *n as i128))
             }
             Test::Inum(cmp, n) => {
-                self.stat(it).is_some_and(|st| cmp.holds(st.st_ino as i128, *n as i128))
+                it.stat(&mut self.rep).is_some_and(|st| cmp.holds(st.st_ino as i128, *n as i128))
             }
             Test::SameFile { dev, ino } => {
-                self.stat(it).is_some_and(|st| st.st_dev == *dev && st.st_ino == *ino)
+                it.stat(&mut self.rep).is_some_and(|st| st.st_dev == *dev && st.st_ino == *ino)
             }
             Test::Access(mode) => e.access(*mode),
             Test::Text => {
@@ -344,35 +291,10 @@ impl<'a> Evaluator<'a> {
         }
     }
 
-    /// The entry's birth time (None when its file system keeps none: GNU
-    /// find warns and the test is false).
-    pub(crate) fn birth_time(&mut self, it: &mut LazyEntry<'_, '_>) -> Option<(i64, i64)> {
-        let follow = match self.cmd.follow {
-            Follow::Always => true,
-            Follow::Roots => it.e.is_root(),
-            Follow::Never => false,
-        };
-        match it.e.birth_time(follow) {
-            Ok(Some(t)) => Some(t),
-            Ok(None) => {
-                self.warn(format!(
-                    "WARNING: cannot determine birth time of file '{}'",
-                    show(it.e.path())
-                ));
-                None
-            }
-            Err(err) => {
-                self.report(format!("'{}': {}", show(it.e.path()), trawl_diag::io_message(&err)));
-                self.abort = true;
-                None
-            }
-        }
-    }
-
     /// The type seen from the other side of a symlink (`-xtype`).
     fn other_side_type(&mut self, e: &Entry<'_>) -> FileType {
-        let follow_now =
-            self.cmd.follow == Follow::Always || (self.cmd.follow == Follow::Roots && e.is_root());
+        let follow = self.run.cmd.follow;
+        let follow_now = follow == Follow::Always || (follow == Follow::Roots && e.is_root());
         if follow_now {
             // The entry's type is the target's: look at the link itself.
             e.fetch_stat(false).map(|st| FileType::from_mode(st.st_mode)).unwrap_or(e.file_type())
@@ -380,7 +302,11 @@ impl<'a> Evaluator<'a> {
             match e.fetch_stat(true) {
                 Ok(st) => FileType::from_mode(st.st_mode),
                 Err(err) if err.raw_os_error() == Some(libc::ELOOP) => {
-                    self.report(format!("'{}': {}", show(e.path()), trawl_diag::io_message(&err)));
+                    self.rep.report(format!(
+                        "'{}': {}",
+                        show(e.path()),
+                        trawl_diag::io_message(&err)
+                    ));
                     FileType::Unknown
                 }
                 Err(_) => FileType::Symlink,
@@ -394,7 +320,7 @@ impl<'a> Evaluator<'a> {
     /// `-search-zip`/`-docs`, of the first text inside a compressed file,
     /// an archive or a document; else as [`Evaluator::sniff`].
     fn sniff_text(&mut self, e: &Entry<'_>, judge: impl FnOnce(&[u8]) -> bool) -> Option<bool> {
-        let Some(ex) = &self.cmd.extractor else { return self.sniff(e, judge) };
+        let Some(ex) = &self.run.extractor else { return self.sniff(e, judge) };
         let mut f = self.open_regular(e)?;
         // The kind is read with pread: `f` still reads from its start.
         match ex.sniff(e.path(), &f) {
@@ -404,7 +330,7 @@ impl<'a> Evaluator<'a> {
                 let block =
                     crate::extracted::first_block(ex, e.path(), &f, kind, SNIFF, &mut errors);
                 for err in errors {
-                    self.report(err);
+                    self.rep.report(err);
                 }
                 Some(judge(&block.unwrap_or_default()))
             }
@@ -420,7 +346,7 @@ impl<'a> Evaluator<'a> {
         match e.open() {
             Ok(f) => Some(f),
             Err(err) => {
-                self.report(format!("'{}': {}", show(e.path()), trawl_diag::io_message(&err)));
+                self.rep.report(format!("'{}': {}", show(e.path()), trawl_diag::io_message(&err)));
                 None
             }
         }
@@ -435,11 +361,11 @@ impl<'a> Evaluator<'a> {
 
     fn contains(&mut self, e: &Entry<'_>, m: &AnyMatcher) -> bool {
         let Some(f) = self.open_regular(e) else { return false };
-        let cancel = &self.cmd.cancel;
+        let cancel = &self.run.cancel;
         let searcher = self.searcher.get_or_insert_with(|| {
             Searcher::new(SearcherConfig { cancel: cancel.clone(), ..SearcherConfig::default() })
         });
-        if let Some(ex) = &self.cmd.extractor {
+        if let Some(ex) = &self.run.extractor {
             match ex.sniff(e.path(), &f) {
                 Ok(trawl_extract::Kind::Plain) | Err(_) => {}
                 Ok(kind) => {
@@ -454,7 +380,7 @@ impl<'a> Evaluator<'a> {
                         &mut errors,
                     );
                     for err in errors {
-                        self.report(err);
+                        self.rep.report(err);
                     }
                     return found;
                 }
@@ -462,7 +388,7 @@ impl<'a> Evaluator<'a> {
         }
         let mut sink = crate::extracted::First(false);
         if let Err(err) = searcher.search_reader(m, f, &mut sink) {
-            self.report(format!("'{}': {err}", show(e.path())));
+            self.rep.report(format!("'{}': {err}", show(e.path())));
         }
         sink.0
     }
@@ -471,31 +397,34 @@ impl<'a> Evaluator<'a> {
         let e = it.e;
         match a {
             Action::Print(end) => {
-                if *end == b'\n' && self.cmd.escape_names {
-                    trawl_diag::escape_controls(&mut self.buf, e.path());
+                if *end == b'\n' && self.run.escape_names {
+                    trawl_diag::escape_controls(&mut self.out.buf, e.path());
                 } else {
-                    self.buf.extend_from_slice(e.path());
+                    self.out.buf.extend_from_slice(e.path());
                 }
-                self.buf.push(*end);
+                self.out.buf.push(*end);
                 true
             }
             Action::Printf(f) => {
-                let mut out = std::mem::take(&mut self.buf);
-                self.render(f, it, &mut out);
-                self.buf = out;
+                let mut l = Lookups { names: &mut self.names, rep: &mut self.rep };
+                printf::render(f, it, &mut l, &mut self.out.buf);
                 true
             }
             Action::FPrint(file, format) => {
+                let file = &self.run.outputs[*file];
                 let mut out = Vec::new();
                 match format {
                     FileFormat::Path(end) => {
                         out.extend_from_slice(e.path());
                         out.push(*end);
                     }
-                    FileFormat::Printf(f) => self.render(f, it, &mut out),
+                    FileFormat::Printf(f) => {
+                        let mut l = Lookups { names: &mut self.names, rep: &mut self.rep };
+                        printf::render(f, it, &mut l, &mut out);
+                    }
                 }
                 if let Some(err) = file.write(&out) {
-                    self.report(format!(
+                    self.rep.report(format!(
                         "'{}': {}",
                         show(&file.name),
                         trawl_diag::io_message(&err)
@@ -506,13 +435,16 @@ impl<'a> Evaluator<'a> {
             }
             Action::Ls(file) => {
                 let mut out = Vec::new();
-                self.ls(it, &mut out);
+                let mut l = Lookups { names: &mut self.names, rep: &mut self.rep };
+                let run = self.run;
+                ls::line(it, &mut l, &run.ls_widths, run.cmd.now.0, &mut out);
                 match file {
-                    None => self.buf.extend_from_slice(&out),
+                    None => self.out.buf.extend_from_slice(&out),
                     Some(f) => {
+                        let f = &self.run.outputs[*f];
                         if let Some(err) = f.write(&out) {
                             let name = show(&f.name);
-                            self.report(format!("'{name}': {}", trawl_diag::io_message(&err)));
+                            self.rep.report(format!("'{name}': {}", trawl_diag::io_message(&err)));
                             self.file_error_said = true;
                         }
                     }
@@ -535,7 +467,7 @@ impl<'a> Evaluator<'a> {
                 match e.remove() {
                     Ok(()) => true,
                     Err(err) => {
-                        self.report(format!(
+                        self.rep.report(format!(
                             "cannot delete '{}': {}",
                             show(e.path()),
                             trawl_diag::io_message(&err)
@@ -544,7 +476,14 @@ impl<'a> Evaluator<'a> {
                     }
                 }
             }
-            Action::Exec(i) => self.exec(*i, e),
+            Action::Exec(i) => {
+                let run = self.run;
+                let mut cx = ExecContext { run, out: &mut self.out, rep: &mut self.rep };
+                let ran = self.execs.exec(*i, e, &mut cx);
+                // Its output written first found the pipe closed.
+                self.outcome.quit |= self.out.take_closed_now();
+                ran
+            }
         }
     }
 }
@@ -563,31 +502,4 @@ fn judge_first_block(f: &mut std::fs::File, judge: impl FnOnce(&[u8]) -> bool) -
         }
     }
     judge(&block[..n])
-}
-
-pub(crate) fn show(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-/// A time of `st` (birth time is not in a stat: its mtime stands for it,
-/// where a caller has no statx).
-pub(crate) fn time_of(st: &libc::stat, f: TimeField) -> (i64, i64) {
-    match f {
-        TimeField::Access => (st.st_atime, st.st_atime_nsec),
-        TimeField::Change => (st.st_ctime, st.st_ctime_nsec),
-        TimeField::Modify | TimeField::Birth => (st.st_mtime, st.st_mtime_nsec),
-    }
-}
-
-pub(crate) fn type_letter(t: FileType) -> u8 {
-    match t {
-        FileType::File => b'f',
-        FileType::Dir => b'd',
-        FileType::Symlink => b'l',
-        FileType::Fifo => b'p',
-        FileType::Socket => b's',
-        FileType::BlockDevice => b'b',
-        FileType::CharDevice => b'c',
-        FileType::Unknown => b'U',
-    }
 }

@@ -9,78 +9,113 @@ use std::process::{Child, Command};
 
 use trawl_walk::Entry;
 
-use crate::eval::{show, Evaluator};
-use crate::parse::FindCommand;
+use crate::batch::ArgBatch;
+use crate::held::Held;
 use crate::paths::{dir_name, last_component};
+use crate::report::{show, Reporter};
+use crate::run::Run;
 use crate::turns::TurnWait;
 
+/// One thread's state of one `-exec`/`-execdir` command.
 #[derive(Default)]
-pub(crate) struct ExecState {
-    /// Paths collected for the next `-exec ... {} +` run, with their directory
-    /// for `-execdir`.
-    pub(crate) batch: ArgBatch,
-    pub(crate) batch_dir: Option<Vec<u8>>,
+struct ExecState {
+    /// Paths collected for the next `-execdir ... {} +` run, with their
+    /// directory.
+    batch: ArgBatch,
+    batch_dir: Option<Vec<u8>>,
     /// The depth of the batch's entries: as GNU find, a change of depth runs
     /// the batch (a starting point `.` is not batched with its children).
-    pub(crate) batch_depth: usize,
-    pub(crate) running: Option<(Child, Vec<u8>)>,
+    batch_depth: usize,
+    /// Its last batch's command, still running, and the program's name.
+    running: Option<(Child, Vec<u8>)>,
 }
 
-impl Evaluator<'_> {
-    pub(crate) fn exec(&mut self, i: usize, e: &Entry<'_>) -> bool {
-        let spec = &self.cmd.execs[i];
+/// What one thread needs to run a command: where its output so far goes
+/// first, and where failures are reported.
+pub(crate) struct ExecContext<'x, 'r> {
+    /// The run.
+    pub(crate) run: &'r Run<'r>,
+    /// The thread's held output, written before a command runs.
+    pub(crate) out: &'x mut Held<'r>,
+    /// The thread's reports.
+    pub(crate) rep: &'x mut Reporter,
+}
+
+/// One thread's part of the command's `-exec`s and `-execdir`s (those of
+/// `-exec … {} +` are the run's: [`crate::batch::SharedBatch`]).
+#[derive(Default)]
+pub(crate) struct Execs {
+    states: Vec<ExecState>,
+}
+
+impl Execs {
+    /// For a command with `n` of them.
+    pub(crate) fn new(n: usize) -> Self {
+        Execs { states: (0..n).map(|_| ExecState::default()).collect() }
+    }
+
+    /// The action `-exec` number `i` on `e`: true when its command ran and
+    /// succeeded (a batched one is always true).
+    pub(crate) fn exec(&mut self, i: usize, e: &Entry<'_>, cx: &mut ExecContext<'_, '_>) -> bool {
+        let spec = &cx.run.cmd.execs[i];
         let (dir, arg) = if spec.in_dir { split_for_execdir(e) } else { (None, e.path().to_vec()) };
         if spec.batch && !spec.in_dir {
             // One batch for all threads: as few, as large commands as ARG_MAX allows.
-            let (full, added) = {
-                let mut sh = spec.shared.lock().unwrap_or_else(|p| p.into_inner());
-                let full = (!sh.paths.fits(&arg)).then(|| sh.paths.take()).flatten();
-                (full, sh.paths.push(&spec.argv, &arg))
-            };
+            let shared = &cx.run.batches[i];
+            let (full, added) = shared.add(spec, &arg);
             if let Some(batch) = full {
-                self.flush_before_command();
-                self.failed |= !launch_shared(self.cmd, i, batch, self.max_children());
+                cx.out.flush_before_command();
+                let max = max_children(cx.run);
+                cx.rep.failed |= !shared.launch(spec, batch, &cx.run.cancel, max);
             }
             if let Err(err) = added {
-                self.report(format!("'{}': {}", show(&spec.argv[0]), trawl_diag::io_message(&err)));
+                cx.rep.report(format!(
+                    "'{}': {}",
+                    show(&spec.argv[0]),
+                    trawl_diag::io_message(&err)
+                ));
             }
             return true;
         }
         if spec.batch {
             // -execdir ... +: one batch per directory, per thread.
-            let st = &self.execs[i];
+            let st = &self.states[i];
             let dir_changed =
                 (st.batch_dir != dir || st.batch_depth != e.depth()) && !st.batch.is_empty();
             if dir_changed || !st.batch.fits(&arg) {
-                self.launch(i);
+                self.launch(i, cx);
             }
             // A directory reached through a descriptor cannot wait: the
             // descriptor may be closed, or reused, by the time the batch runs.
             let through_fd = dir.as_ref().is_some_and(|d| d.starts_with(b"/proc/"));
-            let st = &mut self.execs[i];
+            let st = &mut self.states[i];
             st.batch_dir = dir;
             st.batch_depth = e.depth();
             if let Err(err) = st.batch.push(&spec.argv, &arg) {
-                self.report(format!("'{}': {}", show(&spec.argv[0]), trawl_diag::io_message(&err)));
+                cx.rep.report(format!(
+                    "'{}': {}",
+                    show(&spec.argv[0]),
+                    trawl_diag::io_message(&err)
+                ));
             }
             if through_fd {
-                self.launch(i);
-                if let Some((child, name)) = self.execs[i].running.take() {
-                    self.wait(child, &name);
+                self.launch(i, cx);
+                if let Some((child, name)) = self.states[i].running.take() {
+                    wait(child, &name, cx.rep);
                 }
             }
             return true;
         }
-        if spec.ask && !self.asked(&spec.argv[0], e.path()) {
+        if spec.ask && !asked(&spec.argv[0], e.path(), cx) {
             return false;
         }
         let argv: Vec<Vec<u8>> = spec.argv.iter().map(|a| replace_braces(a, &arg)).collect();
-        if !self.buf.is_empty() {
+        if !cx.out.buf.is_empty() {
             // This entry's output so far goes before the command's, and its
             // rest after: no other thread writes until the entry is done.
-            drop(self.cmd.turns.wait(TurnWait::AndTake));
+            drop(cx.run.turns.wait(TurnWait::AndTake));
         }
-        self.flush_before_command();
+        cx.out.flush_before_command();
         let mut c = Command::new(OsStr::from_bytes(&argv[0]));
         c.args(argv[1..].iter().map(|a| OsStr::from_bytes(a)));
         if let Some(d) = &dir {
@@ -92,79 +127,94 @@ impl Evaluator<'_> {
         }
         match c.spawn() {
             Ok(mut child) => {
-                crate::children::register(child.id(), &self.cmd.cancel);
+                crate::children::register(child.id(), &cx.run.cancel);
                 let status = crate::children::wait(&mut child);
                 status.is_ok_and(|s| s.success())
             }
             Err(err) => {
-                self.report(format!("'{}': {}", show(&argv[0]), trawl_diag::io_message(&err)));
+                cx.rep.report(format!("'{}': {}", show(&argv[0]), trawl_diag::io_message(&err)));
                 false
             }
         }
     }
 
-    /// `-ok`, `-okdir`: asks on standard error whether to run `program` for
-    /// `path` (what was printed before goes out first), and reads a line
-    /// of standard input: yes when it starts with `y` or `Y` (an end of
-    /// input is no).
-    fn asked(&mut self, program: &[u8], path: &[u8]) -> bool {
-        self.flush_before_command();
-        let mut prompt = b"< ".to_vec();
-        prompt.extend_from_slice(program);
-        prompt.extend_from_slice(b" ... ");
-        prompt.extend_from_slice(path);
-        prompt.extend_from_slice(b" > ? ");
-        let mut err = io::stderr().lock();
-        if err.write_all(&prompt).and_then(|()| err.flush()).is_err() {
-            self.report("Failed to write prompt for -ok".into());
-            return false;
+    /// After the walk: starts what this thread's `-execdir … +` batches
+    /// hold (unless the run was interrupted) and waits for their commands.
+    pub(crate) fn finish(&mut self, cx: &mut ExecContext<'_, '_>) {
+        let interrupted = cx.run.cancel.is_cancelled();
+        for i in 0..self.states.len() {
+            if !interrupted {
+                self.launch(i, cx);
+            }
+            if let Some((child, name)) = self.states[i].running.take() {
+                wait(child, &name, cx.rep);
+            }
         }
-        drop(err);
-        let mut answer = Vec::new();
-        let read = io::BufRead::read_until(&mut io::stdin().lock(), b'\n', &mut answer);
-        read.is_ok() && matches!(answer.first(), Some(b'y' | b'Y'))
-    }
-
-    /// Children of one `-exec ... +` that may run at once.
-    pub(crate) fn max_children(&self) -> usize {
-        self.cmd.threads.max(trawl_walk::cpus())
     }
 
     /// Starts the command of `-execdir` number `i` on this thread's batch,
     /// after the previous run of it on this thread ends.
-    pub(crate) fn launch(&mut self, i: usize) {
-        if self.execs[i].batch.is_empty() {
+    fn launch(&mut self, i: usize, cx: &mut ExecContext<'_, '_>) {
+        if self.states[i].batch.is_empty() {
             return;
         }
-        if let Some((child, name)) = self.execs[i].running.take() {
-            self.wait(child, &name);
+        if let Some((child, name)) = self.states[i].running.take() {
+            wait(child, &name, cx.rep);
         }
-        self.flush_before_command();
-        let spec = &self.cmd.execs[i];
-        let st = &mut self.execs[i];
+        cx.out.flush_before_command();
+        let spec = &cx.run.cmd.execs[i];
+        let st = &mut self.states[i];
         let Some(mut c) = st.batch.take() else { return };
         if let Some(d) = &st.batch_dir {
             c.current_dir(OsStr::from_bytes(d));
         }
         match c.spawn() {
             Ok(child) => {
-                crate::children::register(child.id(), &self.cmd.cancel);
+                crate::children::register(child.id(), &cx.run.cancel);
                 st.running = Some((child, spec.argv[0].clone()))
             }
             Err(err) => {
                 let name = show(&spec.argv[0]);
-                self.report(format!("'{name}': {}", trawl_diag::io_message(&err)));
+                cx.rep.report(format!("'{name}': {}", trawl_diag::io_message(&err)));
             }
         }
     }
+}
 
-    pub(crate) fn wait(&mut self, mut child: Child, name: &[u8]) {
-        let result = crate::children::wait(&mut child);
-        match result {
-            Ok(s) if s.success() => {}
-            Ok(_) => self.failed = true,
-            Err(err) => self.report(format!("'{}': {}", show(name), trawl_diag::io_message(&err))),
-        }
+/// `-ok`, `-okdir`: asks on standard error whether to run `program` for
+/// `path` (what was printed before goes out first), and reads a line
+/// of standard input: yes when it starts with `y` or `Y` (an end of
+/// input is no).
+fn asked(program: &[u8], path: &[u8], cx: &mut ExecContext<'_, '_>) -> bool {
+    cx.out.flush_before_command();
+    let mut prompt = b"< ".to_vec();
+    prompt.extend_from_slice(program);
+    prompt.extend_from_slice(b" ... ");
+    prompt.extend_from_slice(path);
+    prompt.extend_from_slice(b" > ? ");
+    let mut err = io::stderr().lock();
+    if err.write_all(&prompt).and_then(|()| err.flush()).is_err() {
+        cx.rep.report("Failed to write prompt for -ok".into());
+        return false;
+    }
+    drop(err);
+    let mut answer = Vec::new();
+    let read = io::BufRead::read_until(&mut io::stdin().lock(), b'\n', &mut answer);
+    read.is_ok() && matches!(answer.first(), Some(b'y' | b'Y'))
+}
+
+/// Children of one `-exec ... +` that may run at once.
+fn max_children(run: &Run<'_>) -> usize {
+    run.cmd.threads.max(trawl_walk::cpus())
+}
+
+/// Waits for a batch's command; its failure fails the run.
+fn wait(mut child: Child, name: &[u8], rep: &mut Reporter) {
+    let result = crate::children::wait(&mut child);
+    match result {
+        Ok(s) if s.success() => {}
+        Ok(_) => rep.failed = true,
+        Err(err) => rep.report(format!("'{}': {}", show(name), trawl_diag::io_message(&err))),
     }
 }
 
@@ -202,110 +252,4 @@ pub(crate) fn replace_braces(arg: &[u8], path: &[u8]) -> Vec<u8> {
     }
     out.extend_from_slice(rest);
     out
-}
-
-/// Spawns `-exec` number `i` on `batch` without waiting, keeping at most
-/// `max` children of it running; returns false if a command failed.
-pub(crate) fn launch_shared(
-    cmd: &FindCommand,
-    i: usize,
-    mut batch: argmax::Command,
-    max: usize,
-) -> bool {
-    let spec = &cmd.execs[i];
-    let mut ok = true;
-    match batch.spawn() {
-        Ok(child) => {
-            crate::children::register(child.id(), &cmd.cancel);
-            let oldest = {
-                let mut sh = spec.shared.lock().unwrap_or_else(|p| p.into_inner());
-                sh.running.push_back(child);
-                if sh.running.len() > max {
-                    sh.running.pop_front()
-                } else {
-                    None
-                }
-            };
-            if let Some(mut old) = oldest {
-                ok &= crate::children::wait(&mut old).is_ok_and(|s| s.success());
-            }
-        }
-        Err(err) => {
-            let _ = io::stderr().lock().write_all(
-                format!("trawl: '{}': {}\n", show(&spec.argv[0]), trawl_diag::io_message(&err))
-                    .as_bytes(),
-            );
-            ok = false;
-        }
-    }
-    ok
-}
-
-/// After the walk: runs what every `-exec ... +` still holds and waits for
-/// all their children; returns false if a command failed.
-pub fn finish_execs(cmd: &FindCommand) -> bool {
-    let mut ok = true;
-    for (i, spec) in cmd.execs.iter().enumerate() {
-        if !spec.batch || spec.in_dir {
-            continue;
-        }
-        let interrupted = cmd.cancel.is_cancelled();
-        let rest = spec.shared.lock().unwrap_or_else(|p| p.into_inner()).paths.take();
-        if let Some(rest) = rest.filter(|_| !interrupted) {
-            ok &= launch_shared(cmd, i, rest, usize::MAX);
-        }
-        let running =
-            std::mem::take(&mut spec.shared.lock().unwrap_or_else(|p| p.into_inner()).running);
-        for mut child in running {
-            ok &= crate::children::wait(&mut child).is_ok_and(|s| s.success());
-        }
-    }
-    ok
-}
-
-/// The entries gathered for one run of an `-exec … {} +` or `-execdir …
-/// {} +` command, already in its command line: the argmax crate keeps
-/// count of what the system's argument limit (ARG_MAX, less the
-/// environment) still allows.
-#[derive(Debug, Default)]
-pub(crate) struct ArgBatch {
-    command: Option<argmax::Command>,
-    len: usize,
-}
-
-impl ArgBatch {
-    /// Whether no entry was gathered.
-    pub(crate) fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// Whether `arg` still fits on the command line (always, when empty).
-    pub(crate) fn fits(&self, arg: &[u8]) -> bool {
-        self.command.as_ref().is_none_or(|c| c.arg_would_fit(OsStr::from_bytes(arg)))
-    }
-
-    /// Adds `arg`; the first one starts the command line from `argv` (the
-    /// command and its fixed arguments). An entry too long for any
-    /// command line is an error (E2BIG), and is left out.
-    pub(crate) fn push(&mut self, argv: &[Vec<u8>], arg: &[u8]) -> io::Result<()> {
-        let command = match &mut self.command {
-            Some(c) => c,
-            None => {
-                let mut c = argmax::Command::new(OsStr::from_bytes(&argv[0]));
-                for a in &argv[1..] {
-                    c.try_arg(OsStr::from_bytes(a))?;
-                }
-                self.command.insert(c)
-            }
-        };
-        command.try_arg(OsStr::from_bytes(arg))?;
-        self.len += 1;
-        Ok(())
-    }
-
-    /// The command line gathered so far, leaving the batch empty.
-    pub(crate) fn take(&mut self) -> Option<argmax::Command> {
-        let len = std::mem::take(&mut self.len);
-        self.command.take().filter(|_| len > 0)
-    }
 }

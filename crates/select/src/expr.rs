@@ -1,12 +1,11 @@
 //! The find expression tree.
 
-use std::fs::File;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use trawl_matcher::AnyMatcher;
 
+use crate::format::Format;
 use crate::glob::Glob;
-use crate::printf::Format;
 
 /// A node of a find expression.
 #[derive(Debug)]
@@ -205,10 +204,11 @@ pub enum Action {
     Print(u8),
     /// `-printf FORMAT`.
     Printf(Format),
-    /// `-fprint FILE`, `-fprint0 FILE`, `-fprintf FILE FORMAT`: to a file.
-    FPrint(Arc<OutFile>, FileFormat),
-    /// `-ls` (or `-fls FILE`).
-    Ls(Option<Arc<OutFile>>),
+    /// `-fprint FILE`, `-fprint0 FILE`, `-fprintf FILE FORMAT`: to the
+    /// command's output file of this number (see [`crate::Setup::Open`]).
+    FPrint(usize, FileFormat),
+    /// `-ls` (or `-fls FILE`: to the output file of this number).
+    Ls(Option<usize>),
     /// `-prune`: do not descend (without -depth).
     Prune,
     /// `-quit`: stop the walk.
@@ -217,33 +217,6 @@ pub enum Action {
     Delete,
     /// `-exec`, `-execdir` (index into [`crate::FindCommand::execs`]).
     Exec(usize),
-}
-
-/// A file `-fprint` & co. write to: one stream per file, however many
-/// names it is given under (a hard link, a symbolic link: GNU find tells
-/// files by device and inode).
-#[derive(Debug)]
-pub struct OutFile {
-    /// The name it was first given (for messages).
-    pub name: Vec<u8>,
-    /// The stream.
-    pub file: Mutex<File>,
-    /// A write failed (reported once).
-    pub failed: std::sync::atomic::AtomicBool,
-}
-
-impl OutFile {
-    /// Writes `bytes`; the first failure is returned, later ones are not
-    /// (GNU find reports a file's write error once).
-    pub fn write(&self, bytes: &[u8]) -> Option<std::io::Error> {
-        use std::io::Write;
-        use std::sync::atomic::Ordering;
-        let r = self.file.lock().unwrap_or_else(|p| p.into_inner()).write_all(bytes);
-        match r {
-            Err(e) if !self.failed.swap(true, Ordering::Relaxed) => Some(e),
-            _ => None,
-        }
-    }
 }
 
 /// What `-fprint*` writes.
@@ -267,13 +240,19 @@ pub struct ExecSpec {
     /// `-ok`, `-okdir`: ask on standard error first, and read the answer
     /// from standard input (the command's own is /dev/null).
     pub ask: bool,
-    /// For `-exec ... +`: the batch all threads fill, and the children running.
-    pub(crate) shared: std::sync::Mutex<SharedBatch>,
 }
 
-/// The state of an `-exec ... {} +` shared by all threads.
-#[derive(Debug, Default)]
-pub(crate) struct SharedBatch {
-    pub(crate) paths: crate::exec::ArgBatch,
-    pub(crate) running: std::collections::VecDeque<std::process::Child>,
+/// The bit of a file type in a `-type` mask.
+pub(crate) fn type_bit(t: trawl_walk::FileType) -> u16 {
+    use trawl_walk::FileType as T;
+    match t {
+        T::File => 1,
+        T::Dir => 2,
+        T::Symlink => 4,
+        T::Fifo => 8,
+        T::Socket => 16,
+        T::BlockDevice => 32,
+        T::CharDevice => 64,
+        T::Unknown => 0,
+    }
 }

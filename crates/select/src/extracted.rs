@@ -97,7 +97,7 @@ pub(crate) fn first_block(
 
 /// An error as find reports it: `'NAME': reason`.
 fn message(name: &[u8], err: &io::Error) -> String {
-    format!("'{}': {}", crate::eval::show(name), trawl_diag::io_message(err))
+    format!("'{}': {}", crate::report::show(name), trawl_diag::io_message(err))
 }
 
 /// Stops at the first selected line, noting that there was one.

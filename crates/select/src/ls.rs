@@ -2,7 +2,7 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::eval::{Evaluator, LazyEntry};
+use crate::subject::{LazyEntry, Lookups};
 use crate::{mode, timefmt};
 
 /// The widths of `-ls`'s columns, as GNU find keeps them: each starts at
@@ -51,60 +51,65 @@ fn column(out: &mut Vec<u8>, width: &AtomicUsize, value: &[u8], left: bool) {
     width.fetch_max(value.len(), Ordering::Relaxed);
 }
 
-impl Evaluator<'_> {
-    pub(crate) fn ls(&mut self, it: &mut LazyEntry<'_, '_>, out: &mut Vec<u8>) {
-        let Some(st) = self.stat(it) else { return };
-        let e = it.e;
-        let w = &self.cmd.ls_widths;
-        let num = |n: u64| n.to_string().into_bytes();
-        let user = self.names.user(st.st_uid).map(<[u8]>::to_vec);
-        let group = self.names.group(st.st_gid).map(<[u8]>::to_vec);
-        let group = group.unwrap_or_else(|| st.st_gid.to_string().into_bytes());
-        let blocks = (st.st_blocks as u64 * 512).div_ceil(1024);
-        column(out, &w.inode, &num(st.st_ino), false);
-        out.push(b' ');
-        column(out, &w.blocks, &num(blocks), false);
-        out.push(b' ');
-        out.extend_from_slice(&mode::symbolic(st.st_mode));
-        out.push(b' ');
-        column(out, &w.nlink, &num(st.st_nlink), false);
-        out.push(b' ');
-        match user {
-            Some(name) => {
-                column(out, &w.owner, &name, true);
-                out.push(b' ');
-            }
-            // GNU: the number in 8 columns, whatever the owner column's
-            // width, which then grows to it and its space.
-            None => {
-                let n = format!("{:<8} ", st.st_uid);
-                out.extend_from_slice(n.as_bytes());
-                w.owner.fetch_max(n.len(), Ordering::Relaxed);
-            }
+/// Appends `it`'s line to `out`, its columns as wide as `w` says (and
+/// widening them); `now` (seconds) tells recent times from old ones.
+pub(crate) fn line(
+    it: &mut LazyEntry<'_, '_>,
+    l: &mut Lookups<'_>,
+    w: &LsWidths,
+    now: i64,
+    out: &mut Vec<u8>,
+) {
+    let Some(st) = it.stat(l.rep) else { return };
+    let e = it.e;
+    let num = |n: u64| n.to_string().into_bytes();
+    let user = l.names.user(st.st_uid).map(<[u8]>::to_vec);
+    let group = l.names.group(st.st_gid).map(<[u8]>::to_vec);
+    let group = group.unwrap_or_else(|| st.st_gid.to_string().into_bytes());
+    let blocks = (st.st_blocks as u64 * 512).div_ceil(1024);
+    column(out, &w.inode, &num(st.st_ino), false);
+    out.push(b' ');
+    column(out, &w.blocks, &num(blocks), false);
+    out.push(b' ');
+    out.extend_from_slice(&mode::symbolic(st.st_mode));
+    out.push(b' ');
+    column(out, &w.nlink, &num(st.st_nlink), false);
+    out.push(b' ');
+    match user {
+        Some(name) => {
+            column(out, &w.owner, &name, true);
+            out.push(b' ');
         }
-        column(out, &w.group, &group, true);
-        out.push(b' ');
-        let kind = st.st_mode & libc::S_IFMT;
-        if kind == libc::S_IFBLK || kind == libc::S_IFCHR {
-            let (ma, mi) = (libc::major(st.st_rdev), libc::minor(st.st_rdev));
-            column(out, &w.major, &num(u64::from(ma)), false);
-            out.extend_from_slice(b", ");
-            column(out, &w.minor, &num(u64::from(mi)), false);
-        } else {
-            column(out, &w.size, &num(st.st_size as u64), false);
+        // GNU: the number in 8 columns, whatever the owner column's
+        // width, which then grows to it and its space.
+        None => {
+            let n = format!("{:<8} ", st.st_uid);
+            out.extend_from_slice(n.as_bytes());
+            w.owner.fetch_max(n.len(), Ordering::Relaxed);
         }
-        out.push(b' ');
-        out.extend_from_slice(&timefmt::ls_date(st.st_mtime, self.cmd.now.0));
-        out.push(b' ');
-        ls_quote(out, e.path());
-        if kind == libc::S_IFLNK {
-            if let Ok(t) = e.read_link() {
-                out.extend_from_slice(b" -> ");
-                ls_quote(out, &t);
-            }
-        }
-        out.push(b'\n');
     }
+    column(out, &w.group, &group, true);
+    out.push(b' ');
+    let kind = st.st_mode & libc::S_IFMT;
+    if kind == libc::S_IFBLK || kind == libc::S_IFCHR {
+        let (ma, mi) = (libc::major(st.st_rdev), libc::minor(st.st_rdev));
+        column(out, &w.major, &num(u64::from(ma)), false);
+        out.extend_from_slice(b", ");
+        column(out, &w.minor, &num(u64::from(mi)), false);
+    } else {
+        column(out, &w.size, &num(st.st_size as u64), false);
+    }
+    out.push(b' ');
+    out.extend_from_slice(&timefmt::ls_date(st.st_mtime, now));
+    out.push(b' ');
+    ls_quote(out, e.path());
+    if kind == libc::S_IFLNK {
+        if let Ok(t) = e.read_link() {
+            out.extend_from_slice(b" -> ");
+            ls_quote(out, &t);
+        }
+    }
+    out.push(b'\n');
 }
 
 /// Names in `-ls` output are escaped as GNU find does: C escapes for

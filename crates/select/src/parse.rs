@@ -4,96 +4,50 @@
 //! `-o`/`-or`, `,`. Global options (`-maxdepth`, `-depth`, ...) are true
 //! wherever they stand. Without an action, the expression is `( EXPR ) -print`.
 
-use std::sync::Arc;
+use crate::command::{Extraction, FindCommand, Follow, Setup};
+use crate::expr::{Action, Expr, Test};
+use crate::report::show;
+use trawl_extract::AskedLimits;
 
-use crate::expr::{Action, ExecSpec, Expr, Test};
-use crate::regex_type::RegexType;
-
-mod files0;
+mod exec;
 mod number;
 mod primary;
+mod values;
 
-use self::primary::number;
-pub(crate) use self::primary::type_bit;
+use self::number::number;
+use self::primary::Reader;
 
-/// Which symlinks the walk follows.
-#[derive(Clone, Copy, Debug, Default, Eq, PartialEq)]
-pub enum Follow {
-    /// `-P` (the default): none.
-    #[default]
-    Never,
-    /// `-H`: those named on the command line.
-    Roots,
-    /// `-L`: all.
-    Always,
-}
-
-/// What the content tests look inside (global options), each level
-/// including the one before.
-#[derive(Clone, Copy, Debug, Default, Eq, PartialEq, PartialOrd, Ord)]
-pub enum Extraction {
-    /// The bytes of each file (the default).
-    #[default]
-    Bytes,
-    /// `-search-zip`: the text inside compressed files and archives.
-    Archives,
-    /// `-docs`: that, and the text of documents (PDF, office, EPUB).
-    Documents,
-}
-
-/// A parsed `find` command line.
+/// A mistake in a `find` command line.
 #[derive(Debug)]
-pub struct FindCommand {
-    /// `-H`, `-L`, `-P`.
-    pub follow: Follow,
-    /// Starting points (`.` when none is given).
-    pub paths: Vec<Vec<u8>>,
-    /// The expression, with the implicit `-print` added.
-    pub expr: Expr,
-    /// `-maxdepth`.
-    pub max_depth: Option<usize>,
-    /// `-mindepth`.
-    pub min_depth: usize,
-    /// `-depth` (or implied by `-delete`): directories after their contents.
-    pub depth_first: bool,
-    /// `-xdev`, `-mount`.
-    pub same_file_system: bool,
-    /// `-ignore_readdir_race`: entries that vanish are not errors.
-    pub ignore_readdir_race: bool,
-    /// The commands of `-exec` and `-execdir`.
-    pub execs: Vec<ExecSpec>,
-    /// `-j N` (trawl): threads, 0 for automatic.
-    pub threads: usize,
-    /// `--sort` (trawl): depth-first, by name bytes.
-    pub sorted: bool,
-    /// `--no-index` (trawl): walk even below a root `trawl index` indexed.
-    pub no_index: bool,
-    /// The time the command started (seconds, nanoseconds), for `-mtime` & co.
-    pub now: (i64, i64),
-    /// `-print` escapes control characters (standard output is a terminal).
-    pub escape_names: bool,
-    /// Set when the run is interrupted: no more commands are started.
-    pub cancel: trawl_search::Cancel,
-    /// `-search-zip`, `-docs` (trawl): what `-contains`, `-text` and
-    /// `-binary` look inside.
-    pub extraction: Extraction,
-    /// The extractor for `extraction`, set up by the caller.
-    pub extractor: Option<trawl_extract::Extractor>,
-    /// What the evaluating threads agree on (`-quit`, split output).
-    pub(crate) turns: crate::turns::Turns,
-    /// The widths of `-ls`'s columns so far.
-    pub(crate) ls_widths: crate::ls::LsWidths,
-    /// Errors met reading the starting points (`-files0-from`: an empty
-    /// name, a read error): reported before the walk, which goes on with
-    /// the others, and the run fails.
-    pub root_errors: Vec<String>,
+pub struct ParseError {
+    /// What is wrong, in GNU find's words.
+    pub message: String,
+    /// What GNU find did while it read the arguments before the mistake
+    /// (see [`crate::after_mistake`]).
+    pub setup: Vec<Setup>,
 }
 
-/// Parses the arguments after `find`.
-pub fn parse(args: &[Vec<u8>]) -> Result<FindCommand, String> {
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Parses the arguments after `find`, the command starting now.
+pub fn parse(args: &[Vec<u8>]) -> Result<FindCommand, ParseError> {
+    parse_at(args, now())
+}
+
+/// Parses the arguments after `find`, the command starting at `now`
+/// (seconds and nanoseconds since the epoch: what `-mtime` & co. count
+/// from).
+pub fn parse_at(args: &[Vec<u8>], now: (i64, i64)) -> Result<FindCommand, ParseError> {
     let mut cmd = FindCommand {
         follow: Follow::Never,
         paths: Vec::new(),
+        files0_from: None,
         expr: Expr::Test(Test::Const(true)),
         max_depth: None,
         min_depth: 0,
@@ -104,18 +58,34 @@ pub fn parse(args: &[Vec<u8>]) -> Result<FindCommand, String> {
         threads: 0,
         sorted: false,
         no_index: false,
-        now: now(),
-        escape_names: false,
-        cancel: Default::default(),
-        turns: Default::default(),
+        now,
         extraction: Extraction::Bytes,
-        extractor: None,
-        root_errors: Vec::new(),
-        ls_widths: Default::default(),
+        limits: AskedLimits::default(),
+        setup: Vec::new(),
     };
+    match read(args, &mut cmd) {
+        Ok(()) => Ok(cmd),
+        Err(message) => Err(ParseError { message, setup: cmd.setup }),
+    }
+}
+
+/// Reads `args` into `cmd`.
+fn read(args: &[Vec<u8>], cmd: &mut FindCommand) -> Result<(), String> {
     let mut i = 0;
     // Leading options.
     while i < args.len() {
+        if let Some((option, inline)) = limit_option(&args[i]) {
+            let value = match inline {
+                Some(v) => Some(v.to_vec()),
+                None => {
+                    i += 1;
+                    args.get(i).cloned()
+                }
+            };
+            (option.set)(&mut cmd.limits, number(value.as_ref(), &show(option.name))?);
+            i += 1;
+            continue;
+        }
         match args[i].as_slice() {
             b"-H" => cmd.follow = Follow::Roots,
             b"-L" => cmd.follow = Follow::Always,
@@ -161,173 +131,168 @@ pub fn parse(args: &[Vec<u8>]) -> Result<FindCommand, String> {
     if cmd.paths.is_empty() {
         cmd.paths.push(b".".to_vec());
     }
-    let now = cmd.now;
-    let mut p = Parser {
-        toks: &args[i..],
-        pos: 0,
-        cmd: &mut cmd,
-        has_action: false,
-        // GNU find's default is plain emacs, not `findutils-default`.
-        regex_type: RegexType::Emacs,
-        files: Vec::new(),
-        saw_prune: false,
-        saw_delete: false,
-        saw_depth: false,
-        day_start: (now.0 - 86400, now.1),
-        full_days: false,
-        files0_from: None,
-    };
-    let expr = if p.toks.is_empty() {
+    let toks = &args[i..];
+    let mut r = Reader::new(toks, cmd);
+    let expr = if toks.is_empty() {
         None
     } else {
-        let e = p.parse_comma()?;
-        if p.pos < p.toks.len() {
-            let t = show(&p.toks[p.pos]);
-            return Err(if t == ")" {
+        let e = comma(&mut r)?;
+        if let Some(t) = r.peek() {
+            return Err(if t == b")" {
                 "invalid expression; you have too many ')'".to_string()
             } else {
-                format!("paths must precede expression: `{t}'")
+                format!("paths must precede expression: `{}'", show(t))
             });
         }
         Some(e)
     };
-    let files0_from = p.files0_from.take();
-    if p.saw_delete && p.saw_prune && !p.saw_depth {
+    if r.saw_delete && r.saw_prune && !r.saw_depth {
         return Err("The -delete action automatically turns on -depth, but -prune does nothing when -depth is in effect.  If you want to carry on anyway, just explicitly use the -depth option.".into());
     }
-    let has_action = p.has_action;
+    let (has_action, files0_from) = (r.has_action, r.files0_from.take());
     let print = Expr::Action(Action::Print(b'\n'));
     cmd.expr = match (expr, has_action) {
         (None, _) => print,
         (Some(e), true) => e,
         (Some(e), false) => Expr::And(Box::new(e), Box::new(print)),
     };
-    if let Some(file) = files0_from {
+    if files0_from.is_some() {
         if let Some(first) = operands {
             return Err(format!(
                 "extra operand '{}'\ntrawl: file operands cannot be combined with -files0-from",
                 show(&first)
             ));
         }
-        let asks = cmd.expr.any_action(
-            &|a| matches!(a, Action::Exec(i) if cmd.execs.get(*i).is_some_and(|s| s.ask)),
-        );
-        let (paths, errors) = files0::read(&file, asks)?;
-        cmd.paths = paths;
-        cmd.root_errors = errors;
+        cmd.paths.clear();
     }
-    Ok(cmd)
+    cmd.files0_from = files0_from;
+    Ok(())
 }
 
-pub(crate) fn now() -> (i64, i64) {
+/// One of trawl's leading options that bound what `-search-zip` and
+/// `-docs` extract, as grep's.
+struct LimitOption {
+    /// `--NAME`.
+    name: &'static [u8],
+    /// Sets its limit.
+    set: fn(&mut AskedLimits, u64),
+}
+
+const LIMIT_OPTIONS: [LimitOption; 3] = [
+    LimitOption { name: b"--max-archive-depth", set: |l, n| l.max_depth = Some(n as usize) },
+    LimitOption { name: b"--extract-jobs", set: |l, n| l.jobs = Some(n as usize) },
+    LimitOption { name: b"--extract-timeout", set: |l, n| l.timeout_secs = Some(n) },
+];
+
+/// `arg` as one of [`LIMIT_OPTIONS`], with its value when given as
+/// `--NAME=VALUE`.
+fn limit_option(arg: &[u8]) -> Option<(&'static LimitOption, Option<&[u8]>)> {
+    LIMIT_OPTIONS.iter().find_map(|o| match arg.strip_prefix(o.name)? {
+        [] => Some((o, None)),
+        [b'=', value @ ..] => Some((o, Some(value))),
+        _ => None,
+    })
+}
+
+/// The time now (seconds, nanoseconds since the epoch).
+fn now() -> (i64, i64) {
     let d = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
     (d.as_secs() as i64, d.subsec_nanos() as i64)
 }
 
-pub(crate) fn show(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
+/// `A , B`: the lowest precedence.
+fn comma(r: &mut Reader<'_>) -> Result<Expr, String> {
+    let mut e = or(r)?;
+    while r.peek() == Some(b",") {
+        r.next();
+        let rhs = operand(r, ",", or)?;
+        e = Expr::Comma(Box::new(e), Box::new(rhs));
+    }
+    Ok(e)
 }
 
-pub(crate) struct Parser<'a> {
-    pub(crate) toks: &'a [Vec<u8>],
-    pub(crate) pos: usize,
-    pub(crate) cmd: &'a mut FindCommand,
-    pub(crate) has_action: bool,
-    pub(crate) regex_type: RegexType,
-    /// Output files of `-fprint` & co., by device and inode.
-    pub(crate) files: Vec<((u64, u64), Arc<crate::expr::OutFile>)>,
-    /// `-prune` and `-delete` seen, and `-depth` given explicitly.
-    pub(crate) saw_prune: bool,
-    pub(crate) saw_delete: bool,
-    pub(crate) saw_depth: bool,
-    /// Where `-mtime` & co. count days from: a day before the start, or
-    /// the start of today once `-daystart` was read (positional, as in
-    /// GNU find: tests before it are not moved).
-    pub(crate) day_start: (i64, i64),
-    /// `-daystart` was read (a second one changes nothing).
-    pub(crate) full_days: bool,
-    /// `-files0-from FILE`: the starting points, NUL-separated, in FILE
-    /// (`-` for standard input); the last one given counts.
-    pub(crate) files0_from: Option<Vec<u8>>,
+/// `A -o B`.
+fn or(r: &mut Reader<'_>) -> Result<Expr, String> {
+    let mut e = and(r)?;
+    while let Some(op @ (b"-o" | b"-or")) = r.peek() {
+        let op = show(op);
+        r.next();
+        let rhs = operand(r, &op, and)?;
+        e = Expr::Or(Box::new(e), Box::new(rhs));
+    }
+    Ok(e)
 }
 
-impl Parser<'_> {
-    pub(crate) fn peek(&self) -> Option<&[u8]> {
-        self.toks.get(self.pos).map(Vec::as_slice)
-    }
-
-    pub(crate) fn arg(&mut self, opt: &[u8]) -> Result<Vec<u8>, String> {
-        let a = self.toks.get(self.pos).cloned();
-        self.pos += 1;
-        a.ok_or_else(|| format!("missing argument to `{}'", show(opt)))
-    }
-
-    pub(crate) fn parse_comma(&mut self) -> Result<Expr, String> {
-        let mut e = self.parse_or()?;
-        while self.peek() == Some(b",") {
-            self.pos += 1;
-            let r = self.operand(",", Self::parse_or)?;
-            e = Expr::Comma(Box::new(e), Box::new(r));
-        }
-        Ok(e)
-    }
-
-    fn parse_or(&mut self) -> Result<Expr, String> {
-        let mut e = self.parse_and()?;
-        while matches!(self.peek(), Some(b"-o" | b"-or")) {
-            let op = show(self.peek().unwrap_or_default());
-            self.pos += 1;
-            let r = self.operand(&op, Self::parse_and)?;
-            e = Expr::Or(Box::new(e), Box::new(r));
-        }
-        Ok(e)
-    }
-
-    fn parse_and(&mut self) -> Result<Expr, String> {
-        let mut e = self.parse_not()?;
-        loop {
-            match self.peek() {
-                Some(b"-a" | b"-and") => {
-                    let op = show(self.peek().unwrap_or_default());
-                    self.pos += 1;
-                    let r = self.operand(&op, Self::parse_not)?;
-                    e = Expr::And(Box::new(e), Box::new(r));
-                }
-                None | Some(b"-o" | b"-or" | b"," | b")") => return Ok(e),
-                Some(_) => {
-                    let r = self.parse_not()?;
-                    e = Expr::And(Box::new(e), Box::new(r));
-                }
+/// `A -a B`, or `A B`.
+fn and(r: &mut Reader<'_>) -> Result<Expr, String> {
+    let mut e = not(r)?;
+    loop {
+        match r.peek() {
+            Some(op @ (b"-a" | b"-and")) => {
+                let op = show(op);
+                r.next();
+                let rhs = operand(r, &op, not)?;
+                e = Expr::And(Box::new(e), Box::new(rhs));
+            }
+            None | Some(b"-o" | b"-or" | b"," | b")") => return Ok(e),
+            Some(_) => {
+                let rhs = not(r)?;
+                e = Expr::And(Box::new(e), Box::new(rhs));
             }
         }
     }
+}
 
-    /// The right operand of a binary operator.
-    pub(crate) fn operand(
-        &mut self,
-        op: &str,
-        f: fn(&mut Self) -> Result<Expr, String>,
-    ) -> Result<Expr, String> {
-        match self.peek() {
-            None | Some(b")") => Err(format!(
-                "invalid expression; you have used a binary operator '{op}' with nothing after it."
-            )),
-            _ => f(self),
-        }
+/// The right operand of the binary operator `op`, read by `f`.
+fn operand(
+    r: &mut Reader<'_>,
+    op: &str,
+    f: fn(&mut Reader<'_>) -> Result<Expr, String>,
+) -> Result<Expr, String> {
+    match r.peek() {
+        None | Some(b")") => Err(format!(
+            "invalid expression; you have used a binary operator '{op}' with nothing after it."
+        )),
+        _ => f(r),
     }
+}
 
-    pub(crate) fn parse_not(&mut self) -> Result<Expr, String> {
-        if matches!(self.peek(), Some(b"!" | b"-not")) {
-            self.pos += 1;
-            if matches!(self.peek(), None | Some(b")")) {
-                return Err(
-                    "invalid expression; you have used a unary operator '!' with nothing after it."
-                        .into(),
-                );
-            }
-            return Ok(Expr::Not(Box::new(self.parse_not()?)));
+/// `! A`, `-not A`.
+fn not(r: &mut Reader<'_>) -> Result<Expr, String> {
+    if matches!(r.peek(), Some(b"!" | b"-not")) {
+        r.next();
+        if matches!(r.peek(), None | Some(b")")) {
+            return Err(
+                "invalid expression; you have used a unary operator '!' with nothing after it."
+                    .into(),
+            );
         }
-        self.parse_primary()
+        return Ok(Expr::Not(Box::new(not(r)?)));
+    }
+    group_or_primary(r)
+}
+
+/// `( A )`, or a primary.
+fn group_or_primary(r: &mut Reader<'_>) -> Result<Expr, String> {
+    let Some(tok) = r.next() else { return Err("invalid expression".into()) };
+    match tok.as_slice() {
+        b"(" => {
+            if r.peek() == Some(b")") {
+                return Err("invalid expression; empty parentheses are not allowed.".into());
+            }
+            let e = comma(r)?;
+            if r.peek() != Some(b")") {
+                return Err("invalid expression; I was expecting to find a ')' somewhere but did not see one.".into());
+            }
+            r.next();
+            Ok(e)
+        }
+        t @ (b"-o" | b"-or" | b"-a" | b"-and" | b",") => Err(format!(
+            "invalid expression; you have used a binary operator '{}' with nothing before it.",
+            show(t)
+        )),
+        b")" => Err("invalid expression; you have too many ')'".into()),
+        t => r.primary(t),
     }
 }
 
@@ -342,7 +307,7 @@ mod tests {
     /// Found by fuzzing: a trailing `-D` read past the end of the arguments.
     #[test]
     fn debug_option_without_argument_is_an_error() {
-        assert_eq!(parse(&args(&["-D"])).unwrap_err(), "missing argument to `-D'");
+        assert_eq!(parse(&args(&["-D"])).unwrap_err().message, "missing argument to `-D'");
     }
 
     #[test]

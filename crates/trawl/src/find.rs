@@ -9,7 +9,7 @@ use trawl_search::Cancel;
 
 use crate::output::{Capture, Stdout};
 use trawl_select::expr::{Action, Expr};
-use trawl_select::{Evaluator, Extraction, FindCommand, Follow};
+use trawl_select::{Evaluator, Extraction, FindCommand, Follow, Run, RunSettings};
 use trawl_walk::{Entry, Visitor, WalkBuilder, WalkError, WalkErrorKind, WalkState};
 
 /// Below this many entries handed over by indexes (and nothing else to
@@ -35,7 +35,9 @@ Options:   -maxdepth N -mindepth N -depth -d -xdev -mount -daystart -follow
              gnu-awk grep ed sed posix-minimal-basic)
            -search-zip (-contains, -text and -binary look at the text inside
              compressed files and archives)  -docs (and inside PDF, office
-             and EPUB documents), as grep's --search-zip and --docs
+             and EPUB documents), as grep's --search-zip and --docs; before
+             the paths, --max-archive-depth N, --extract-jobs N and
+             --extract-timeout SECS bound them as they bound grep's
 Tests:     -name -iname -path -ipath -wholename -iwholename -lname -ilname
            -regex -iregex -type -xtype -fstype -size -empty
            -newer -anewer -cnewer -newerXY REF (X, Y each of a B c m; Y t:
@@ -54,6 +56,7 @@ Actions:   -print -print0 -printf FMT -fprint FILE -fprint0 FILE -fprintf FILE F
 
 struct FindVisitor<'a> {
     cmd: &'a FindCommand,
+    run: &'a Run<'a>,
     eval: Evaluator<'a>,
     /// Sorted on several threads: where the evaluator prints.
     capture: Option<&'a Capture>,
@@ -62,14 +65,14 @@ struct FindVisitor<'a> {
 
 impl FindVisitor<'_> {
     fn evaluate(&mut self, e: &Entry<'_>, may_prune: bool) -> WalkState {
-        if self.cmd.cancel.is_cancelled() {
+        if self.run.is_cancelled() {
             return WalkState::Quit;
         }
         if e.depth() < self.cmd.min_depth {
             return WalkState::Continue;
         }
         let o = self.eval.eval(e);
-        if o.quit || self.eval.output_closed {
+        if o.quit || self.eval.output_closed() {
             WalkState::Quit
         } else if o.prune && may_prune {
             WalkState::Skip
@@ -86,10 +89,8 @@ impl Visitor for FindVisitor<'_> {
         // goes on with the link itself.
         if let Some(err) = e.broken_link_error().filter(|e| e.raw_os_error() != Some(libc::ENOENT))
         {
-            self.eval.failed = true;
             let path = String::from_utf8_lossy(e.path());
-            let msg = format!("trawl: '{path}': {}\n", trawl_diag::io_message(&err));
-            let _ = io::stderr().lock().write_all(msg.as_bytes());
+            self.eval.report(format!("'{path}': {}", trawl_diag::io_message(&err)));
         }
         if self.cmd.depth_first && e.file_type().is_dir() {
             // Evaluated after its contents.
@@ -107,12 +108,11 @@ impl Visitor for FindVisitor<'_> {
         // is passed over; a starting point that does not exist is still
         // reported (GNU find).
         if let WalkErrorKind::Io(e) = err.kind() {
-            let root = self.cmd.paths.iter().any(|p| p.as_slice() == err.path());
+            let root = self.run.roots().iter().any(|p| p.as_slice() == err.path());
             if self.cmd.ignore_readdir_race && e.raw_os_error() == Some(libc::ENOENT) && !root {
                 return WalkState::Continue;
             }
         }
-        self.eval.failed = true;
         let path = String::from_utf8_lossy(err.path());
         let line = match err.kind() {
             WalkErrorKind::Io(e) => format!("'{path}': {}", trawl_diag::io_message(e)),
@@ -123,7 +123,7 @@ impl Visitor for FindVisitor<'_> {
             // find reads no ignore files.
             _ => format!("'{path}': not a regular file"),
         };
-        let _ = io::stderr().lock().write_all(format!("trawl: {line}\n").as_bytes());
+        self.eval.report(line);
         WalkState::Continue
     }
 
@@ -143,7 +143,7 @@ impl Visitor for FindVisitor<'_> {
     fn write_output(&mut self, outputs: &[&[u8]]) -> WalkState {
         if self.out.write_in_order(outputs).is_err() {
             // As the evaluator does: a closed output ends the run quietly.
-            self.eval.output_closed = true;
+            self.eval.close_output();
             return WalkState::Quit;
         }
         WalkState::Continue
@@ -168,8 +168,16 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let args: Vec<Vec<u8>> = args.into_iter().map(OsStringExt::into_vec).collect();
-    let mut cmd = match trawl_select::parse(&args) {
+    let cmd = match trawl_select::parse(&args) {
         Ok(c) => c,
+        Err(err) => {
+            eprintln!("trawl: {}", trawl_select::after_mistake(err));
+            return ExitCode::from(1);
+        }
+    };
+    let escape_names = std::io::stdout().is_terminal();
+    let mut run = match Run::new(&cmd, RunSettings { cancel, escape_names }) {
+        Ok(run) => run,
         Err(msg) => {
             eprintln!("trawl: {msg}");
             return ExitCode::from(1);
@@ -177,7 +185,7 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
     };
     let out = Stdout::for_find();
     let mut failed = false;
-    for msg in &cmd.root_errors {
+    for msg in run.root_errors() {
         eprintln!("trawl: {msg}");
         failed = true;
     }
@@ -188,17 +196,14 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
     // captured and written in order), else on one thread, in order.
     let in_order = cmd.sorted && threads != 1 && prints_only(&cmd.expr);
     // -ok and -okdir ask one question at a time, in walk order.
-    let asks = cmd.execs.iter().any(|e| e.ask);
-    if (cmd.sorted && !in_order) || asks {
+    if (cmd.sorted && !in_order) || cmd.asks() {
         threads = 1;
     }
-    cmd.escape_names = std::io::stdout().is_terminal();
-    cmd.cancel = cancel;
     if cmd.extraction != Extraction::Bytes {
         let documents = cmd.extraction == Extraction::Documents;
-        let limits = trawl_extract::Limits { documents, ..Default::default() };
-        match crate::config::extractor(limits, &cmd.cancel, true) {
-            Ok(ex) => cmd.extractor = Some(ex),
+        let limits = trawl_extract::Limits::new(documents, cmd.limits);
+        match crate::config::extractor(limits, run.cancel(), true) {
+            Ok(ex) => run = run.with_extractor(ex),
             Err(msg) => {
                 eprintln!("trawl: {msg}");
                 return ExitCode::from(1);
@@ -224,7 +229,7 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
     // Entries whose names make the expression do nothing are not visited.
     let need = cmd.expr.name_needed_for_effect();
     let named = |name: &[u8]| need.as_ref().is_none_or(|n| n.is_match(name));
-    for p in &cmd.paths {
+    for p in run.roots() {
         // -P names a link as a link: not the directory it points to.
         let link = cmd.follow == Follow::Never
             && std::fs::symlink_metadata(OsStr::from_bytes(p)).is_ok_and(|m| m.is_symlink());
@@ -250,8 +255,8 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
         .sorted(cmd.sorted)
         .post_order(cmd.depth_first)
         // POSIX: each starting point after the one before.
-        .operands_in_order(cmd.paths.len() > 1);
-    for (p, served) in cmd.paths.iter().zip(served) {
+        .operands_in_order(run.roots().len() > 1);
+    for (p, served) in run.roots().iter().zip(served) {
         if !served {
             walk.add_root(OsStr::from_bytes(p));
         }
@@ -271,17 +276,17 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
             Some(c) => c,
             None => &out,
         };
-        FindVisitor { cmd: &cmd, eval: Evaluator::new(&cmd, output), capture, out: &out }
+        FindVisitor { cmd: &cmd, run: &run, eval: Evaluator::new(&run, output), capture, out: &out }
     });
     // A failed write to standard output is said once, at the end (as GNU
     // find's close_stdout), unless a command's run said it already.
     let mut write_error: Option<(io::Error, bool)> = None;
     let mut file_error_said = false;
-    for mut v in visitors {
-        v.eval.finish();
-        failed |= v.eval.failed;
-        file_error_said |= v.eval.file_error_said;
-        if let Some(e) = v.eval.write_error.take() {
+    for v in visitors {
+        let end = v.eval.finish();
+        failed |= end.failed;
+        file_error_said |= end.file_error_said;
+        if let Some(e) = end.write_error {
             write_error.get_or_insert(e);
         }
     }
@@ -298,8 +303,8 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
         };
         let _ = io::stderr().lock().write_all(format!("{what}trawl: write error\n").as_bytes());
     }
-    failed |= !trawl_select::finish_execs(&cmd);
-    if cmd.cancel.is_cancelled() {
+    failed |= !run.finish_execs();
+    if run.is_cancelled() {
         crate::interrupt::die();
     }
     ExitCode::from((failed || crate::unusable::errored()) as u8)

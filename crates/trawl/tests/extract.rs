@@ -198,6 +198,26 @@ fn nested_archives_are_searched_down_to_the_depth_limit() {
     );
 }
 
+/// find's -search-zip took the default depth whatever it was asked: it
+/// takes grep's --max-archive-depth now (as a leading option).
+#[test]
+fn find_looks_inside_archives_down_to_the_depth_limit() {
+    let t = nested_tree();
+    let find = |limit: &[&str]| {
+        let mut args = vec!["find"];
+        args.extend(limit);
+        args.extend(["level1.tar.gz", "-search-zip", "-contains", "deep needle 4"]);
+        t.trawl().args(args).run()
+    };
+    find(&[]).assert_code(0).assert_no_stderr().assert_stdout("level1.tar.gz\n");
+    // Six containers down to l4.txt.gz's text.
+    find(&["--max-archive-depth", "6"]).assert_code(0).assert_stdout("level1.tar.gz\n");
+    find(&["--max-archive-depth=5"]).assert_code(0).assert_no_stderr().assert_stdout("");
+    let bad = find(&["--max-archive-depth", "deep"]);
+    bad.assert_code(1).assert_stdout("");
+    assert_eq!(bad.stderr_str(), "trawl: invalid argument `deep' to `--max-archive-depth'\n");
+}
+
 /// JSON lines of a member carry the file holding it and the chain of
 /// member paths, outermost first (the display name alone is ambiguous when
 /// a member's name holds braces).

@@ -4,9 +4,10 @@
 //! as strtod(3) does (times: `-mtime 1.5`, `-mmin .5`, `-used 1e1`).
 
 use crate::expr::Cmp;
+use crate::report::show;
 
 /// `+N`, `-N` or `N`: the comparison and the rest.
-pub(crate) fn signed(arg: &[u8]) -> (Cmp, &[u8]) {
+pub(super) fn signed(arg: &[u8]) -> (Cmp, &[u8]) {
     match arg.first() {
         Some(b'+') => (Cmp::Greater, &arg[1..]),
         Some(b'-') => (Cmp::Less, &arg[1..]),
@@ -22,7 +23,7 @@ fn is_space(b: u8) -> bool {
 /// An unsigned decimal as strtoumax reads it, the whole of `s`: leading
 /// spaces and one `+` allowed, a `-` refused, at least one digit, nothing
 /// after the digits, no overflow.
-pub(crate) fn unsigned(s: &[u8]) -> Option<u64> {
+pub(super) fn unsigned(s: &[u8]) -> Option<u64> {
     let s = &s[s.iter().take_while(|&&b| is_space(b)).count()..];
     let s = s.strip_prefix(b"+").unwrap_or(s);
     if s.is_empty() || !s.iter().all(u8::is_ascii_digit) {
@@ -34,7 +35,7 @@ pub(crate) fn unsigned(s: &[u8]) -> Option<u64> {
 /// A floating-point number as strtod reads it, the whole of `s`: leading
 /// spaces, a sign, decimals with an exponent, `inf`, `nan`, hexadecimal
 /// integers (`0x10`).
-pub(crate) fn float(s: &[u8]) -> Option<f64> {
+pub(super) fn float(s: &[u8]) -> Option<f64> {
     let s = std::str::from_utf8(s).ok()?;
     let s = s.trim_start_matches(|c: char| c.is_ascii() && is_space(c as u8));
     let (neg, digits) = match s.as_bytes().first() {
@@ -52,6 +53,15 @@ pub(crate) fn float(s: &[u8]) -> Option<f64> {
         None => digits.parse::<f64>().ok()?,
     };
     Some(if neg { -value } else { value })
+}
+
+/// A non-negative integer option's argument (`-maxdepth N`, `-j N`).
+pub(super) fn number(arg: Option<&Vec<u8>>, opt: &str) -> Result<u64, String> {
+    let a = arg.ok_or_else(|| format!("missing argument to `{opt}'"))?;
+    std::str::from_utf8(a)
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+        .ok_or_else(|| format!("invalid argument `{}' to `{opt}'", show(a)))
 }
 
 #[cfg(test)]

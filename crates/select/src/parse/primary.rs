@@ -1,50 +1,95 @@
 //! The primaries of a find expression: tests, actions and options, each
-//! read with its arguments (`-name PAT`, `-size +N`, `-exec CMD {} +`...).
+//! read with its arguments (`-name PAT`, `-size +N`, `-exec CMD {} +`...),
+//! and the state GNU find's parser keeps while it reads them.
 
-use std::ffi::{CString, OsStr};
-use std::fs::File;
-use std::os::unix::ffi::OsStrExt;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use trawl_matcher::MatcherBuilder;
 
-use super::number::{float, signed, unsigned};
-use super::{show, Extraction, Follow, Parser};
-use crate::expr::{
-    Action, Cmp, ExecSpec, Expr, FileFormat, OutFile, PermMatch, Test, TimeField, Window,
+use super::exec;
+use super::number::{number, signed, unsigned};
+use super::values::{
+    kinds, parse_u64, path_is_safe, reference_time, relative, start_of_day, stat_path, type_mask,
+    DAY,
 };
+use crate::command::{Extraction, FindCommand, Follow, Setup};
+use crate::expr::{Action, Cmp, Expr, FileFormat, PermMatch, Test, TimeField, Window};
+use crate::format::Format;
 use crate::glob::Glob;
-use crate::printf::Format;
 use crate::regex_type::{self, RegexType};
+use crate::report::show;
 use crate::{mode, users};
 
-impl Parser<'_> {
-    pub(crate) fn parse_primary(&mut self) -> Result<Expr, String> {
-        let tok = match self.peek() {
-            Some(t) => t.to_vec(),
-            None => return Err("invalid expression".into()),
-        };
+/// The expression's arguments being read, and what the primaries read so
+/// far set: the command's global options, and what GNU find's parser keeps
+/// (the regular expression type, where days start, what `-delete` and
+/// `-prune` imply).
+pub(super) struct Reader<'a> {
+    toks: &'a [Vec<u8>],
+    pos: usize,
+    /// The command being read.
+    pub(super) cmd: &'a mut FindCommand,
+    /// An action was read (else `-print` is added).
+    pub(super) has_action: bool,
+    /// `-regextype`'s, for the `-regex` read after it.
+    regex_type: RegexType,
+    /// `-prune` and `-delete` seen, and `-depth` given explicitly.
+    pub(super) saw_prune: bool,
+    pub(super) saw_delete: bool,
+    pub(super) saw_depth: bool,
+    /// Where `-mtime` & co. count days from: a day before the start, or
+    /// the start of today once `-daystart` was read (positional, as in
+    /// GNU find: tests before it are not moved).
+    day_start: (i64, i64),
+    /// `-daystart` was read (a second one changes nothing).
+    full_days: bool,
+    /// `-files0-from FILE`: the last one given counts.
+    pub(super) files0_from: Option<Vec<u8>>,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader of `toks` into `cmd`.
+    pub(super) fn new(toks: &'a [Vec<u8>], cmd: &'a mut FindCommand) -> Self {
+        let now = cmd.now;
+        Reader {
+            toks,
+            pos: 0,
+            cmd,
+            has_action: false,
+            // GNU find's default is plain emacs, not `findutils-default`.
+            regex_type: RegexType::Emacs,
+            saw_prune: false,
+            saw_delete: false,
+            saw_depth: false,
+            day_start: (now.0 - DAY, now.1),
+            full_days: false,
+            files0_from: None,
+        }
+    }
+
+    /// The next argument, not taken.
+    pub(super) fn peek(&self) -> Option<&[u8]> {
+        self.toks.get(self.pos).map(Vec::as_slice)
+    }
+
+    /// Takes the next argument.
+    pub(super) fn next(&mut self) -> Option<Vec<u8>> {
+        let a = self.toks.get(self.pos).cloned();
         self.pos += 1;
-        let t = tok.as_slice();
+        a
+    }
+
+    /// Takes the argument of `opt`.
+    fn arg(&mut self, opt: &[u8]) -> Result<Vec<u8>, String> {
+        self.next().ok_or_else(|| format!("missing argument to `{}'", show(opt)))
+    }
+
+    /// The primary `t` (taken already: no operator, no parenthesis), with
+    /// its arguments.
+    pub(super) fn primary(&mut self, t: &[u8]) -> Result<Expr, String> {
         let test = |t: Test| Ok(Expr::Test(t));
         let yes = Ok(Expr::Test(Test::Const(true)));
         match t {
-            b"(" => {
-                if self.peek() == Some(b")") {
-                    return Err("invalid expression; empty parentheses are not allowed.".into());
-                }
-                let e = self.parse_comma()?;
-                if self.peek() != Some(b")") {
-                    return Err("invalid expression; I was expecting to find a ')' somewhere but did not see one.".into());
-                }
-                self.pos += 1;
-                Ok(e)
-            }
-            b"-o" | b"-or" | b"-a" | b"-and" | b"," => Err(format!(
-                "invalid expression; you have used a binary operator '{}' with nothing before it.",
-                show(t)
-            )),
-            b")" => Err("invalid expression; you have too many ')'".into()),
             // Global options: true wherever they stand.
             b"-maxdepth" => {
                 let a = self.arg(t)?;
@@ -308,19 +353,17 @@ impl Parser<'_> {
             }
             b"-printf" => {
                 let a = self.arg(t)?;
-                let f = Format::parse(&a)?;
-                warn_all(&f.warnings);
+                let f = self.format(&a)?;
                 self.action(Action::Printf(f))
             }
             b"-fprint" | b"-fprint0" | b"-fprintf" | b"-fls" => {
                 let path = self.arg(t)?;
-                let file = self.out_file(&path)?;
+                let file = self.out_file(path);
                 match t {
                     b"-fls" => self.action(Action::Ls(Some(file))),
                     b"-fprintf" => {
                         let a = self.arg(t)?;
-                        let f = Format::parse(&a)?;
-                        warn_all(&f.warnings);
+                        let f = self.format(&a)?;
                         self.action(Action::FPrint(file, FileFormat::Printf(f)))
                     }
                     _ => {
@@ -341,7 +384,13 @@ impl Parser<'_> {
                 self.action(Action::Delete)
             }
             b"-exec" | b"-execdir" | b"-ok" | b"-okdir" => {
-                let spec = self.exec(t)?;
+                if t == b"-execdir" || t == b"-okdir" {
+                    path_is_safe(&show(t))?;
+                    // As GNU find: these turn -ignore_readdir_race off.
+                    self.cmd.ignore_readdir_race = false;
+                }
+                let (spec, taken) = exec::spec(t, self.toks.get(self.pos..).unwrap_or_default())?;
+                self.pos += taken;
                 self.cmd.execs.push(spec);
                 let i = self.cmd.execs.len() - 1;
                 self.action(Action::Exec(i))
@@ -351,285 +400,25 @@ impl Parser<'_> {
         }
     }
 
-    /// The stream of `-fprint PATH` & co.: one per file, however many
-    /// names it is given under (by device and inode, as GNU find).
-    fn out_file(&mut self, path: &[u8]) -> Result<Arc<OutFile>, String> {
-        use std::os::unix::fs::MetadataExt;
-        let open_error =
-            |e: std::io::Error| format!("'{}': {}", show(path), trawl_diag::io_message(&e));
-        let id = |f: &File| f.metadata().map(|m| (m.dev(), m.ino()));
-        // Already open under this name, or under another: that stream.
-        if let Ok(m) = std::fs::metadata(OsStr::from_bytes(path)) {
-            if let Some((_, f)) = self.files.iter().find(|(k, _)| *k == (m.dev(), m.ino())) {
-                return Ok(f.clone());
-            }
-        }
-        let file = File::create(OsStr::from_bytes(path)).map_err(open_error)?;
-        let key = id(&file).map_err(open_error)?;
-        let out = Arc::new(OutFile {
-            name: path.to_vec(),
-            file: Mutex::new(file),
-            failed: Default::default(),
-        });
-        self.files.push((key, out.clone()));
-        Ok(out)
+    /// The number of the output file `path` of `-fprint` & co., opened
+    /// when a run starts.
+    fn out_file(&mut self, path: Vec<u8>) -> usize {
+        let setup = &mut self.cmd.setup;
+        let number = setup.iter().filter(|s| matches!(s, Setup::Open(_))).count();
+        setup.push(Setup::Open(path));
+        number
     }
 
-    pub(crate) fn action(&mut self, a: Action) -> Result<Expr, String> {
+    /// A `-printf` format; what GNU find warns about it is said when a
+    /// run starts.
+    fn format(&mut self, arg: &[u8]) -> Result<Format, String> {
+        let (format, warnings) = Format::parse(arg)?;
+        self.cmd.setup.extend(warnings.into_iter().map(Setup::Warn));
+        Ok(format)
+    }
+
+    fn action(&mut self, a: Action) -> Result<Expr, String> {
         self.has_action = true;
         Ok(Expr::Action(a))
     }
-
-    /// `-exec CMD ARGS ;` or `-exec CMD ARGS {} +`.
-    pub(crate) fn exec(&mut self, opt: &[u8]) -> Result<ExecSpec, String> {
-        if opt == b"-execdir" || opt == b"-okdir" {
-            path_is_safe(&show(opt))?;
-            // As GNU find: these turn -ignore_readdir_race off.
-            self.cmd.ignore_readdir_race = false;
-        }
-        let mut argv = Vec::new();
-        loop {
-            let Some(a) = self.toks.get(self.pos) else {
-                return Err(format!("missing argument to `{}'", show(opt)));
-            };
-            self.pos += 1;
-            if a == b";" {
-                break;
-            }
-            // `-ok ... {} +` does not batch: `+` is an argument there.
-            let asks = opt.starts_with(b"-ok");
-            if a == b"+" && !asks && argv.last().is_some_and(|l: &Vec<u8>| l == b"{}") {
-                argv.pop();
-                if argv.is_empty() {
-                    return Err(format!("missing argument to `{}'", show(opt)));
-                }
-                if argv.iter().any(|x| memchr::memmem::find(x, b"{}").is_some()) {
-                    return Err(format!(
-                        "only one instance of {{}} is supported with {} ... +",
-                        show(opt)
-                    ));
-                }
-                return Ok(ExecSpec {
-                    argv,
-                    batch: true,
-                    in_dir: opt == b"-execdir",
-                    ask: false,
-                    shared: Default::default(),
-                });
-            }
-            argv.push(a.clone());
-        }
-        if argv.is_empty() {
-            return Err(format!("missing argument to `{}'", show(opt)));
-        }
-        let in_dir = opt == b"-execdir" || opt == b"-okdir";
-        let ask = opt.starts_with(b"-ok");
-        Ok(ExecSpec { argv, batch: false, in_dir, ask, shared: Default::default() })
-    }
-}
-
-/// `-execdir` and `-okdir` run commands inside the directories walked: a
-/// PATH that names the current directory (`.`, an empty entry) or a
-/// relative one would run a program found there (GNU find refuses).
-fn path_is_safe(action: &str) -> Result<(), String> {
-    let Some(path) = std::env::var_os("PATH") else { return Ok(()) };
-    for entry in path.as_bytes().split(|&b| b == b':') {
-        if entry.is_empty() || entry == b"." {
-            return Err(format!("The current directory is included in the PATH environment variable, which is insecure in combination with the {action} action of find.  Please remove the current directory from your $PATH (that is, remove \".\", doubled colons, or leading or trailing colons)"));
-        }
-        if entry[0] != b'/' {
-            return Err(format!("The relative path '{}' is included in the PATH environment variable, which is insecure in combination with the {action} action of find.  Please remove that entry from $PATH", show(entry)));
-        }
-    }
-    Ok(())
-}
-
-pub(crate) fn number(arg: Option<&Vec<u8>>, opt: &str) -> Result<u64, String> {
-    let a = arg.ok_or_else(|| format!("missing argument to `{opt}'"))?;
-    std::str::from_utf8(a)
-        .ok()
-        .and_then(|s| s.parse::<u64>().ok())
-        .ok_or_else(|| format!("invalid argument `{}' to `{opt}'", show(a)))
-}
-
-/// Says what GNU find warns about while reading the expression.
-fn warn_all(warnings: &[String]) {
-    for w in warnings {
-        eprintln!("trawl: {w}");
-    }
-}
-
-/// Seconds in a day.
-const DAY: i64 = 86400;
-
-/// GNU find's relative time: `[+-]N` units back from `origin` (the
-/// comparison's sense inverted: `+N`, more than N units ago, is a time
-/// before the reference), N a floating-point number; None when N is not
-/// one, or the time overflows.
-pub(crate) fn relative(arg: &[u8], origin: (i64, i64), unit: i64) -> Option<Window> {
-    let (cmp, rest) = signed(arg);
-    let kind = match cmp {
-        Cmp::Less => Cmp::Greater,
-        Cmp::Greater => Cmp::Less,
-        Cmp::Equal => Cmp::Equal,
-    };
-    let total = float(rest)? * unit as f64;
-    let (seconds, fraction) = (total.trunc(), total.fract());
-    if !seconds.is_finite() || seconds.abs() > 9.2e18 {
-        return None;
-    }
-    let nanos = fraction * 1e9;
-    let mut s = origin.0.checked_sub(seconds as i64)?;
-    let mut ns = (origin.1 as f64 - nanos) as i64;
-    if (origin.1 as f64) < nanos {
-        ns += 1_000_000_000;
-        s = s.checked_sub(1)?;
-    }
-    Some(Window { kind, reference: (s, ns), window: unit })
-}
-
-/// The start (local midnight) of the day holding the time `t` (seconds).
-fn start_of_day(t: i64) -> (i64, i64) {
-    // SAFETY: an all-zero tm is valid; localtime_r fills it in.
-    let mut tm: libc::tm = unsafe { std::mem::zeroed() };
-    let time = t as libc::time_t;
-    // SAFETY: both pointers are valid for the call.
-    let ok = !unsafe { libc::localtime_r(&time, &mut tm) }.is_null();
-    let since_midnight = match ok {
-        true => i64::from(tm.tm_sec) + i64::from(tm.tm_min) * 60 + i64::from(tm.tm_hour) * 3600,
-        false => t.rem_euclid(DAY),
-    };
-    (t - since_midnight, 0)
-}
-
-/// The time `y` of the file `path` (`-newerXY`'s reference): stat'd as
-/// the symlink options say; its birth time from statx.
-fn reference_time(path: &[u8], y: TimeField, follow: bool) -> Result<(i64, i64), String> {
-    let st = stat_path(path, follow)?;
-    Ok(match y {
-        TimeField::Access => (st.st_atime, st.st_atime_nsec),
-        TimeField::Change => (st.st_ctime, st.st_ctime_nsec),
-        TimeField::Modify => (st.st_mtime, st.st_mtime_nsec),
-        TimeField::Birth => crate::birth::of_path(path, follow)
-            .ok()
-            .flatten()
-            .ok_or_else(|| format!("Cannot obtain birth time of file '{}'", show(path)))?,
-    })
-}
-
-pub(crate) fn parse_u64(s: &[u8]) -> Option<u64> {
-    if s.is_empty() || !s.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    std::str::from_utf8(s).ok()?.parse().ok()
-}
-
-pub(crate) fn stat_path(path: &[u8], follow: bool) -> Result<libc::stat, String> {
-    let c = CString::new(path.to_vec()).map_err(|_| format!("'{}': invalid path", show(path)))?;
-    // SAFETY: an all-zero stat is valid; (l)stat fills it in.
-    let mut st: libc::stat = unsafe { std::mem::zeroed() };
-    // SAFETY: NUL-terminated path and a valid out-pointer.
-    let mut r = unsafe {
-        if follow {
-            libc::stat(c.as_ptr(), &mut st)
-        } else {
-            libc::lstat(c.as_ptr(), &mut st)
-        }
-    };
-    // As GNU find: a link that cannot be followed (dangling, or through a
-    // file) is the link itself.
-    let errno = std::io::Error::last_os_error().raw_os_error();
-    if r != 0 && follow && matches!(errno, Some(libc::ENOENT | libc::ENOTDIR)) {
-        // SAFETY: as above.
-        r = unsafe { libc::lstat(c.as_ptr(), &mut st) };
-    }
-    if r != 0 {
-        let e = std::io::Error::last_os_error();
-        return Err(format!("'{}': {}", show(path), trawl_diag::io_message(&e)));
-    }
-    Ok(st)
-}
-
-/// Type letters (`f,d`) as a bit mask.
-pub(crate) fn type_mask(arg: &[u8]) -> Result<u16, String> {
-    let mut mask = 0;
-    for (i, part) in arg.split(|&c| c == b',').enumerate() {
-        let bit = match part {
-            b"f" => 1,
-            b"d" => 2,
-            b"l" => 4,
-            b"p" => 8,
-            b"s" => 16,
-            b"b" => 32,
-            b"c" => 64,
-            b"D" => 128,
-            [] => {
-                return Err(if i == 0 {
-                    "Arguments to -type should contain at least one letter".into()
-                } else {
-                    "Last file type in list argument to -type is missing, i.e., list is ending on: ','".into()
-                })
-            }
-            _ => return Err(format!("Unknown argument to -type: {}", show(part))),
-        };
-        if mask & bit != 0 {
-            return Err(format!(
-                "Duplicate file type '{}' in the argument list to -type.",
-                show(part)
-            ));
-        }
-        mask |= bit;
-    }
-    Ok(mask)
-}
-
-/// The bit of a file type in a `-type` mask.
-pub(crate) fn type_bit(t: trawl_walk::FileType) -> u16 {
-    use trawl_walk::FileType as T;
-    match t {
-        T::File => 1,
-        T::Dir => 2,
-        T::Symlink => 4,
-        T::Fifo => 8,
-        T::Socket => 16,
-        T::BlockDevice => 32,
-        T::CharDevice => 64,
-        T::Unknown => 0,
-    }
-}
-
-/// The kinds `-kind` names, comma-separated; `compressed`, `archive` and
-/// `document` stand for their groups.
-fn kinds(list: &[u8]) -> Result<Vec<trawl_extract::Kind>, String> {
-    use trawl_extract::{Codec, Kind};
-    let mut out = Vec::new();
-    for name in list.split(|&b| b == b',') {
-        let codec = |c| Kind::Compressed(c);
-        match name {
-            b"gzip" | b"gz" => out.push(codec(Codec::Gzip)),
-            b"bzip2" | b"bz2" => out.push(codec(Codec::Bzip2)),
-            b"xz" => out.push(codec(Codec::Xz)),
-            b"zstd" | b"zst" => out.push(codec(Codec::Zstd)),
-            b"lz4" => out.push(codec(Codec::Lz4)),
-            b"compressed" => out.extend(
-                [Codec::Gzip, Codec::Bzip2, Codec::Xz, Codec::Zstd, Codec::Lz4].map(codec),
-            ),
-            b"tar" => out.push(Kind::Tar),
-            b"zip" => out.push(Kind::Zip),
-            b"archive" => out.extend([Kind::Tar, Kind::Zip]),
-            b"pdf" => out.push(Kind::Pdf),
-            b"postscript" | b"ps" => out.push(Kind::PostScript),
-            b"dvi" => out.push(Kind::Dvi),
-            b"ole" => out.push(Kind::Ole),
-            b"document" => out.extend(Kind::DOCUMENTS),
-            b"plain" => out.push(Kind::Plain),
-            _ => {
-                return Err(format!(
-                    "-kind: unknown kind '{}'; kinds are gzip, bzip2, xz, zstd, lz4, compressed, tar, zip, archive, pdf, postscript, dvi, ole, document, plain",
-                    show(name)
-                ))
-            }
-        }
-    }
-    Ok(out)
 }

@@ -8,7 +8,7 @@
 use std::io::Read;
 use std::os::unix::fs::MetadataExt;
 
-use super::show;
+use crate::report::show;
 
 /// The starting points in `file`, and the errors met reading them; Err
 /// when the list cannot be read at all (the run does not start).
