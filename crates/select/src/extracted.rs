@@ -45,7 +45,7 @@ pub(crate) fn contains(
         }
         fn note(&mut self, _: &[u8], _: &io::Error) {}
         fn warning(&mut self, name: &[u8], err: &io::Error) {
-            self.error(name, err);
+            warning(name, err);
         }
     }
     let mut v = Contains { searcher, m, found: false, errors };
@@ -87,12 +87,19 @@ pub(crate) fn first_block(
         }
         fn note(&mut self, _: &[u8], _: &io::Error) {}
         fn warning(&mut self, name: &[u8], err: &io::Error) {
-            self.error(name, err);
+            warning(name, err);
         }
     }
     let mut v = FirstBlock { size, block: None, errors };
     ex.file(name, file, kind, &mut v);
     v.block
+}
+
+/// Something to know that fails nothing (a cache that cannot be used): said
+/// at once, and the run's status stays as it is.
+fn warning(name: &[u8], err: &io::Error) {
+    let (name, why) = (crate::report::show(name), trawl_diag::io_message(err));
+    crate::report::warn(format!("warning: {name}: {why}"));
 }
 
 /// An error as find reports it: `'NAME': reason`.

@@ -520,17 +520,12 @@ impl Config {
         // ignore files, extracted text.
         let extract = (flag("search_zip") || flag("docs"))
             .then(|| {
-                let mut limits =
-                    trawl_extract::Limits { documents: flag("docs"), ..Default::default() };
-                if let Some(&n) = m.get_one::<usize>("max_archive_depth") {
-                    limits.max_depth = n;
-                }
-                if let Some(&n) = m.get_one::<usize>("extract_jobs") {
-                    limits.external.jobs = n;
-                }
-                if let Some(&s) = m.get_one::<u64>("extract_timeout") {
-                    limits.external.timeout = std::time::Duration::from_secs(s);
-                }
+                let asked = trawl_extract::AskedLimits {
+                    max_depth: m.get_one::<usize>("max_archive_depth").copied(),
+                    jobs: m.get_one::<usize>("extract_jobs").copied(),
+                    timeout_secs: m.get_one::<u64>("extract_timeout").copied(),
+                };
+                let limits = trawl_extract::Limits::new(flag("docs"), asked);
                 extractor(limits, &cancel, !flag("no_cache"))
             })
             .transpose()?;

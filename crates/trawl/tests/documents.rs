@@ -640,4 +640,12 @@ fn a_cache_that_cannot_be_opened_is_one_warning_and_documents_are_still_read() {
             dir.display()
         )
     );
+    // find's -docs too: a warning, not a failure.
+    let found = t
+        .trawl()
+        .env("XDG_CACHE_HOME", t.path().join("blocked"))
+        .args(["find", "a.pdf", "b.pdf", "-docs", "-contains", "Dijkstra"])
+        .run();
+    found.assert_code(0).assert_stdout("a.pdf\nb.pdf\n");
+    assert_eq!(found.stderr_str(), r.stderr_str());
 }
