@@ -22,6 +22,7 @@ pub mod query;
 pub mod segment;
 pub mod spill;
 pub mod store;
+pub mod texts;
 pub mod update;
 pub mod visit;
 pub mod watch;

@@ -6,6 +6,18 @@ use crate::grams::gram_id;
 use crate::plan::Query;
 use crate::segment::{Refused, Segment, FILTERED, STREAM};
 
+/// The members of an archive indexed member by member
+/// ([`crate::segment::Extracted::Streams`]) that a search reads: the others
+/// cannot match.
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub struct Members {
+    /// How many members with text it has.
+    pub count: u32,
+    /// The places of those that may match, growing (0 for the first member
+    /// a search visits).
+    pub wanted: Vec<u32>,
+}
+
 /// What a query admits in an index: the numbers its postings give, and
 /// the texts (that look random) whose filters admit it.
 pub struct Candidates<'q, 's> {
@@ -40,14 +52,14 @@ impl<'q, 's> Candidates<'q, 's> {
     /// one: how many members it has and which may match (their places, in
     /// the order a search visits them); None when its list cannot be read
     /// (every member may match).
-    pub fn members(&self, number: u32) -> Option<crate::visit::Members> {
+    pub fn members(&self, number: u32) -> Option<Members> {
         let list = self.segment.streams(number).ok().flatten()?;
         let may = |n: u32| match n & FILTERED {
             0 => self.posted(STREAM | n),
             _ => self.filtered(STREAM | (n & !FILTERED)),
         };
         let wanted = (0u32..).zip(&list).filter(|&(_, &n)| may(n)).map(|(k, _)| k).collect();
-        Some(crate::visit::Members { count: list.len() as u32, wanted })
+        Some(Members { count: list.len() as u32, wanted })
     }
 }
 

@@ -20,7 +20,7 @@ use std::path::Path;
 use roaring::RoaringBitmap;
 
 use crate::fresh::Changes;
-use crate::query::Candidates;
+use crate::query::{Candidates, Members};
 use crate::segment::{child_path_into, Class, Dir, EntryType, Extracted, StatKey, EXTRACTED};
 
 /// A directory to open, and the entries of it to visit.
@@ -33,17 +33,6 @@ pub struct ListedDir {
     /// The entries to visit: name, type (Other: the walk stats it) and,
     /// for a directory, whether its entries are listed too.
     pub children: Vec<(CString, EntryType, Descent)>,
-}
-
-/// The members of an archive indexed member by member that a search
-/// reads ([`crate::segment::Extracted::Streams`]): the others cannot match.
-#[derive(Clone, Debug, Eq, PartialEq)]
-pub struct Members {
-    /// How many members with text it has.
-    pub count: u32,
-    /// The places of those that may match, growing (0 for the first member
-    /// a search visits).
-    pub wanted: Vec<u32>,
 }
 
 /// What a search served by an index visits.

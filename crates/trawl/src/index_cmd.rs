@@ -11,9 +11,10 @@ use std::time::{Duration, Instant};
 
 use std::os::unix::ffi::OsStrExt;
 
-use trawl_index::build::{build, Extraction, Progress, StreamKind, TextSink};
-use trawl_index::segment::{Dir, Posting, Segment};
+use trawl_index::build::{build, Progress, Unreadable};
+use trawl_index::segment::{Dir, Segment};
 use trawl_index::store::{all, Store};
+use trawl_index::texts::{Extraction, StreamKind, TextSink};
 use trawl_index::update::{update, Outcome};
 use trawl_search::Cancel;
 
@@ -389,7 +390,7 @@ fn build_one(store: &Store, shown: &Path, full: bool, (texts, cancel): (Texts, &
         None => None,
     };
     let signature = extractor.as_ref().map(|e| e.0.signature()).unwrap_or_default();
-    let source = extractor.as_ref().map(|e| e as &dyn trawl_index::build::Texts);
+    let source = extractor.as_ref().map(|e| e as &dyn trawl_index::texts::Texts);
     if let Some((segment, _)) = &old {
         let outcome = with_progress(start, &progress, Total::Unknown, || {
             update(store.root(), segment, store.dir(), threads, &progress, (source, &signature))
@@ -404,22 +405,12 @@ fn build_one(store: &Store, shown: &Path, full: bool, (texts, cancel): (Texts, &
             Ok(Outcome::Rebuild) => {}
             Ok(Outcome::Updated(updated)) => {
                 report_errors(&updated.errors);
-                let mut postings = Some(updated.postings);
-                let published = store.publish(|file| {
-                    let postings = postings.take().into_iter().flatten();
-                    trawl_index::segment::write(
-                        file,
-                        root,
-                        updated.numbers,
-                        &signature,
-                        &updated.dirs,
-                        (&updated.sides, Some(&updated.blobs)),
-                        postings,
-                    )
-                });
-                let what = format!("updated ({} directories read again)", updated.dirs_read);
+                let trawl_index::update::Updated { segment, errors, dirs_read } = *updated;
+                let published = store
+                    .publish(|file| trawl_index::segment::write(file, root, &signature, segment));
+                let what = format!("updated ({dirs_read} directories read again)");
                 return published_or_not(published, shown, &what, (start, &progress))
-                    && updated.errors.is_empty();
+                    && errors.is_empty();
             }
             Err(e) => {
                 eprintln!("trawl: warning: index of {}: {e}; built anew", shown.display());
@@ -443,31 +434,14 @@ fn build_one(store: &Store, shown: &Path, full: bool, (texts, cancel): (Texts, &
         }
     };
     report_errors(&built.errors);
-    let mut postings = Some(built.postings);
-    let published = store.publish(|file| {
-        let postings =
-            postings.take().into_iter().flatten().map(|r| r.map(|(g, b)| (g, Posting::Bitmap(b))));
-        let numbers = trawl_index::segment::Numbers {
-            started_ns: built.started_ns,
-            next_id: built.next_id,
-            next_stream: built.next_stream,
-        };
-        trawl_index::segment::write(
-            file,
-            root,
-            numbers,
-            &signature,
-            &built.dirs,
-            (&built.sides, Some(&built.blobs)),
-            postings,
-        )
-    });
+    let published =
+        store.publish(|file| trawl_index::segment::write(file, root, &signature, built.segment));
     published_or_not(published, shown, "indexed", (start, &progress)) && built.errors.is_empty()
 }
 
-fn report_errors(errors: &[(PathBuf, std::io::Error)]) {
-    for (path, e) in errors {
-        eprintln!("trawl: {}: {}", path.display(), trawl_diag::io_message(e));
+fn report_errors(errors: &[Unreadable]) {
+    for e in errors {
+        eprintln!("trawl: {}: {}", e.path.display(), trawl_diag::io_message(&e.error));
     }
 }
 
@@ -517,7 +491,7 @@ impl Texts {
 /// reads only the members that may match.
 struct Extracting(trawl_extract::Extractor);
 
-impl trawl_index::build::Texts for Extracting {
+impl trawl_index::texts::Texts for Extracting {
     fn texts(
         &self,
         path: &Path,

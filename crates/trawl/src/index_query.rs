@@ -69,13 +69,11 @@ mod tests {
         let spill = tempfile::tempdir().unwrap();
         let built = build(root.path(), spill.path(), 2, &Progress::default(), None).unwrap();
         let mut file = tempfile::tempfile().unwrap();
-        let postings = built.postings.map(|r| r.map(|(g, b)| (g, segment::Posting::Bitmap(b))));
-        let numbers = segment::Numbers { next_id: built.next_id, ..Default::default() };
-        let sides = (&built.sides[..], Some(&built.blobs));
-        segment::write(&mut file, b"root", numbers, b"", &built.dirs, sides, postings).unwrap();
+        let dirs = built.segment.dirs.clone();
+        segment::write(&mut file, b"root", b"", built.segment).unwrap();
         let seg = Segment::open(&file).unwrap();
         let mut files = Vec::new();
-        for d in &built.dirs {
+        for d in &dirs {
             for e in d.entries.iter() {
                 let path = root
                     .path()

@@ -10,9 +10,10 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
+use trawl_index::query::Members;
 use trawl_index::segment::{Dir, EntryType, Segment, StatKey};
 use trawl_index::store::Store;
-use trawl_index::visit::{self, BinaryFiles, Counts, Members, Scope, Visits};
+use trawl_index::visit::{self, BinaryFiles, Counts, Scope, Visits};
 use trawl_index::Query;
 use trawl_walk::{Descent, FileType, Itself, ListedDir, Opening, WalkBuilder};
 
@@ -72,7 +73,7 @@ impl IndexUse {
         if members.is_empty() {
             return None;
         }
-        let key = trawl_index::build::key_of(&file.metadata().ok()?);
+        let key = StatKey::from_metadata(&file.metadata().ok()?);
         members.get(&key).map(|m| (m.count, m.wanted.clone()))
     }
 
