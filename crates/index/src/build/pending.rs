@@ -14,6 +14,9 @@ const BATCH: usize = if cfg!(test) { 4096 } else { 1 << 20 };
 /// One thread's pairs `gram << 32 | number`, and its runs.
 pub(crate) struct Pending {
     pairs: Vec<u64>,
+    /// Where each number's pairs are in `pairs` (each number is added
+    /// once, its grams together).
+    added: Vec<(u32, std::ops::Range<usize>)>,
     scratch: Vec<u64>,
     /// Its runs (None: the spill file could not be made; see `error`).
     runs: Option<RunWriter>,
@@ -28,12 +31,14 @@ impl Pending {
             Ok(w) => (Some(w), None),
             Err(e) => (None, Some(e)),
         };
-        Pending { pairs: Vec::new(), scratch: Vec::new(), runs, error }
+        Pending { pairs: Vec::new(), added: Vec::new(), scratch: Vec::new(), runs, error }
     }
 
     /// Posts `number` under each of `grams`.
     pub(crate) fn add(&mut self, number: u32, grams: &[u32]) {
+        let start = self.pairs.len();
         self.pairs.extend(grams.iter().map(|&g| u64::from(g) << 32 | u64::from(number)));
+        self.added.push((number, start..self.pairs.len()));
         if self.pairs.len() >= BATCH {
             self.flush();
         }
@@ -55,29 +60,40 @@ impl Pending {
         if self.pairs.is_empty() {
             return;
         }
-        // A least significant digit radix sort on the number's four bytes,
-        // then the gram's three. (A thread reads the files of many
-        // directories, in any order, so its numbers do not grow.) A byte
-        // that is the same in every pair (a small tree's numbers' top
-        // bytes) is not sorted on.
+        // A least significant digit radix sort on the gram's three bytes,
+        // stable, whose first pass takes the numbers in growing order (a
+        // thread reads the files of many directories, in any order, so
+        // its numbers do not come growing): each gram's numbers come out
+        // growing. A byte that is the same in every pair is not sorted on.
+        self.added.sort_unstable_by_key(|(number, _)| *number);
         self.scratch.resize(self.pairs.len(), 0);
-        for shift in [0, 8, 16, 24, 32, 40, 48] {
+        let mut in_number_order = false;
+        for shift in [32, 40, 48] {
             let mut counts = [0usize; 257];
             for &p in &self.pairs {
                 counts[((p >> shift) & 0xff) as usize + 1] += 1;
             }
-            if counts.contains(&self.pairs.len()) {
+            if counts.contains(&self.pairs.len()) && in_number_order {
                 continue;
             }
             for i in 1..257 {
                 counts[i] += counts[i - 1];
             }
-            for &p in &self.pairs {
+            let mut place = |p: u64| {
                 let digit = ((p >> shift) & 0xff) as usize;
                 self.scratch[counts[digit]] = p;
                 counts[digit] += 1;
+            };
+            match in_number_order {
+                true => self.pairs.iter().for_each(|&p| place(p)),
+                false => {
+                    for (_, span) in &self.added {
+                        self.pairs[span.clone()].iter().for_each(|&p| place(p));
+                    }
+                }
             }
             std::mem::swap(&mut self.pairs, &mut self.scratch);
+            in_number_order = true;
         }
         if let Some(runs) = &mut self.runs {
             if let Err(e) = runs.write_run(&self.pairs) {
@@ -85,6 +101,7 @@ impl Pending {
             }
         }
         self.pairs.clear();
+        self.added.clear();
     }
 }
 
