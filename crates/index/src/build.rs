@@ -221,7 +221,8 @@ impl Visit<'_, '_> {
 mod tests {
     use super::*;
     use crate::grams::GramSet;
-    use crate::segment::{Blob, Posting, Side, EXTRACTED, STREAM};
+    use crate::segment::writer::Posting;
+    use crate::segment::{Blob, Side, EXTRACTED, STREAM};
     use crate::texts::{Extraction, StreamKind, TextSink};
     use std::collections::BTreeMap;
     use std::fs::{self, File};

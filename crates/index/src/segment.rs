@@ -5,10 +5,10 @@
 //! ([`reader`]: the checked [`Segment`]).
 
 mod layout;
-pub mod model;
-pub mod reader;
-pub mod writer;
+pub(crate) mod model;
+pub(crate) mod reader;
+pub(crate) mod writer;
 
-pub use model::*;
-pub use reader::{Refused, Segment};
-pub use writer::{write, NewSegment, Posting, Postings};
+pub(crate) use model::*;
+pub(crate) use reader::{Refused, Segment};
+pub(crate) use writer::{write, NewSegment, Postings};

@@ -47,6 +47,7 @@ pub struct Updated<'s> {
 
 /// The error of an update: the old index cannot be read, or spilling failed.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum Failed {
     /// The old index is damaged or of another format.
     Refused(Refused),
@@ -62,6 +63,8 @@ impl std::fmt::Display for Failed {
         }
     }
 }
+
+impl std::error::Error for Failed {}
 
 /// Updates the index `old` of `root`; `extraction` is the signature of
 /// `texts` (another than the old index's makes a full build).

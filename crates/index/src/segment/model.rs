@@ -253,11 +253,6 @@ impl Blob<'_> {
             Blob::Spilled(_, len, _) => u64::from(*len),
         }
     }
-
-    /// Whether it holds no bytes.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
 }
 
 /// A side row: what `number` has beside its postings.
@@ -375,11 +370,6 @@ impl Entries<'_> {
             Entries::Made(v) => v.len(),
             Entries::Rows { rows, .. } => rows.len() / ENTRY_SIZE,
         }
-    }
-
-    /// None at all.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
     }
 
     /// The `j`th one's name (panics past the end, as indexing does).

@@ -145,6 +145,7 @@ impl Segment {
     }
 
     /// Its numbers.
+    #[cfg(test)]
     pub fn numbers(&self) -> Numbers {
         Numbers {
             started_ns: self.started_ns(),
