@@ -526,7 +526,7 @@ impl Config {
             })
             .transpose()?;
         let forced_encoding = matches!(searcher.encoding, trawl_search::Encoding::Forced(_));
-        let index = trawl_index::serves(&trawl_index::Search {
+        let served = trawl_index::serves(&trawl_index::Search {
             kind: trawl_index::SearchKind::Contents,
             no_index: flag("no_index"),
             ordered: sorted || order.is_some(),
@@ -537,24 +537,28 @@ impl Config {
             reads_otherwise: flag("multiline") || forced_encoding,
             lists_only: list_files,
             recurses: directories == Directories::Recurse,
-        })
-        // -c and -L print files without a match too: all are read.
-        .then(|| {
-            let every = matches!(mode, OutputMode::Count | OutputMode::FilesWithoutMatch);
-            let extraction = || extract.as_ref().map(trawl_extract::Extractor::signature);
-            // -I: a file the index found binary prints nothing,
-            // unless non-matching files are printed too.
-            let binary_files = match binary == BinaryMode::SkipFile && !every {
-                true => BinaryFiles::Skipped,
-                false => BinaryFiles::Searched,
-            };
-            crate::indexed::content_search(
-                Box::new(index_query(invert || every)),
-                extraction,
-                binary_files,
-            )
-        })
-        .flatten();
+        });
+        let index = served
+            // -c and -L print files without a match too: all are read.
+            .then(|| {
+                let every = matches!(mode, OutputMode::Count | OutputMode::FilesWithoutMatch);
+                let extraction = || extract.as_ref().map(trawl_extract::Extractor::signature);
+                // -I: a file the index found binary prints nothing,
+                // unless non-matching files are printed too.
+                let binary_files = match binary == BinaryMode::SkipFile && !every {
+                    true => BinaryFiles::Skipped,
+                    false => BinaryFiles::Searched,
+                };
+                // Indexes live under trawl's cache directory.
+                let cache = trawl_extract::cache::default_dir()?;
+                trawl_index::ContentSearch::new(
+                    trawl_index::Indexes::in_cache(&cache),
+                    Box::new(index_query(invert || every)),
+                    extraction,
+                    binary_files,
+                )
+            })
+            .flatten();
         Ok(Config {
             matcher,
             searcher,

@@ -2,30 +2,21 @@
 //! index`): for a directory operand at or below an indexed root,
 //! trawl-index hands the walk the directories to open and the entries to
 //! visit (see trawl_index::ContentSearch and Indexes::serve_names); this
-//! file finds trawl's cache directory, says which directories grep's
-//! filters let the walk enter, and reports an index that cannot be used.
+//! file says which directories grep's filters let the walk enter, finds
+//! find's indexes under trawl's cache directory, and reports an index
+//! that cannot be used.
 
-use trawl_index::{BinaryFiles, ContentSearch, Indexes, Query, Unusable};
+use trawl_index::{ContentSearch, Indexes, Unusable};
 use trawl_walk::WalkBuilder;
 
 use crate::config::Config;
 use crate::filter::Reached;
 
 /// Where indexes live: under trawl's cache directory (shared with the
-/// cache of extracted text); None when it has none.
+/// cache of extracted text; config.rs makes grep's ContentSearch there);
+/// None when it has none.
 fn indexes() -> Option<Indexes> {
     trawl_extract::cache::default_dir().map(|cache| Indexes::in_cache(&cache))
-}
-
-/// grep's use of the indexes, when any index exists; `make_query` is
-/// asked once an index covers an operand, `extraction` (the signature of
-/// the search's extraction) once an index exists.
-pub fn content_search(
-    make_query: Box<dyn Fn() -> Query + Send + Sync>,
-    extraction: impl FnOnce() -> Option<Vec<u8>>,
-    binary_files: BinaryFiles,
-) -> Option<ContentSearch> {
-    ContentSearch::new(indexes()?, make_query, extraction, binary_files)
 }
 
 fn report_unusable(e: &Unusable, report: &dyn Fn(&[u8])) {
