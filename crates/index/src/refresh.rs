@@ -235,8 +235,126 @@ pub(crate) fn count_bytes(root: &Path) -> u64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+    use crate::indexes::Indexes;
+    use std::fs;
+
+    /// A tree whose files are older than the racy margin (a build then
+    /// trusts their stamps), the indexes' cache, and the tree's index.
+    pub(crate) fn indexed_tree(
+        files: &[(&str, &str)],
+    ) -> (tempfile::TempDir, tempfile::TempDir, Index) {
+        let tree = tempfile::tempdir().unwrap();
+        for (rel, text) in files {
+            let path = tree.path().join(rel);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, text).unwrap();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1100));
+        let cache = tempfile::tempdir().unwrap();
+        let index = Indexes::in_cache(cache.path()).of(tree.path()).unwrap();
+        (tree, cache, index)
+    }
+
+    /// Refreshes `index` as `mode` asks, without extraction; what it did
+    /// and what it noted.
+    pub(crate) fn refresh(index: &Index, mode: Mode) -> (Done, Vec<String>) {
+        let progress = Progress::default();
+        let how = Refresh {
+            mode,
+            texts: None,
+            threads: 2,
+            progress: &progress,
+            estimate: Estimate::Skip,
+        };
+        let mut notes = Vec::new();
+        let done = index
+            .refresh(how, &mut |note| {
+                notes.push(match note {
+                    Note::Anew(why) => format!("anew: {why}"),
+                    Note::Unreadable(u) => format!("unreadable: {}", u.path.display()),
+                })
+            })
+            .unwrap();
+        (done, notes)
+    }
+
+    const TREE: &[(&str, &str)] = &[
+        ("a.txt", "alpha\n"),
+        ("d/b.txt", "beta\n"),
+        ("d/e/c.txt", "gamma\n"),
+        ("f/x.txt", "x\n"),
+    ];
+
+    #[test]
+    fn a_refresh_builds_then_stands_then_reads_again_only_the_directories_that_changed() {
+        let (tree, cache, index) = indexed_tree(TREE);
+        assert_eq!(refresh(&index, Mode::Update), (Done::Built, vec![]));
+        let kept = Indexes::in_cache(cache.path()).all();
+        assert_eq!(kept.len(), 1);
+        assert_eq!(kept[0].root.as_deref(), Some(index.root().as_os_str().as_bytes()));
+        assert_eq!(refresh(&index, Mode::Update), (Done::UpToDate, vec![]));
+        assert!(index.check(2).unwrap().up_to_date());
+        // A new file in d/e: that directory alone is read again.
+        fs::write(tree.path().join("d/e/new.txt"), "delta\n").unwrap();
+        let checked = index.check(2).unwrap();
+        assert_eq!((checked.dirs_changed, checked.files_changed), (1, 0));
+        assert_eq!(refresh(&index, Mode::Update), (Done::Updated { dirs_read: 1 }, vec![]));
+        let checked = index.check(2).unwrap();
+        assert_eq!((checked.dirs, checked.entries), (4, 8), "{checked:?}");
+        // Asked to, it builds anew.
+        assert_eq!(refresh(&index, Mode::Full), (Done::Built, vec![]));
+        assert!(index.remove().unwrap());
+        assert!(matches!(index.check(2), Err(crate::indexes::OpenError::Missing)));
+        assert!(Indexes::in_cache(cache.path()).all().is_empty());
+    }
+
+    #[test]
+    fn a_damaged_index_is_noted_and_built_anew() {
+        let (_tree, _cache, index) = indexed_tree(TREE);
+        refresh(&index, Mode::Update);
+        let generation = index.dir().join("gen-1");
+        let mut bytes = fs::read(&generation).unwrap();
+        bytes[40] ^= 0xff;
+        fs::write(&generation, bytes).unwrap();
+        assert!(matches!(index.check(2), Err(crate::indexes::OpenError::Refused(_))));
+        let (done, notes) = refresh(&index, Mode::Update);
+        assert_eq!(done, Done::Built);
+        assert_eq!(notes.len(), 1);
+        assert!(notes[0].starts_with("anew: corrupt"), "{notes:?}");
+        assert!(index.check(2).is_ok());
+    }
+
+    #[test]
+    fn a_build_counts_what_it_will_read_when_asked_and_reads_it() {
+        let (_tree, _cache, index) = indexed_tree(TREE);
+        let progress = Progress::default();
+        let how = Refresh {
+            mode: Mode::Update,
+            texts: None,
+            threads: 2,
+            progress: &progress,
+            estimate: Estimate::Count,
+        };
+        assert_eq!(index.refresh(how, &mut |_| {}).unwrap(), Done::Built);
+        let bytes: usize = TREE.iter().map(|(_, text)| text.len()).sum();
+        assert_eq!(progress.total(), Some(bytes as u64));
+        assert_eq!(progress.bytes.load(Ordering::Relaxed), bytes as u64);
+        assert_eq!(progress.files.load(Ordering::Relaxed), 4);
+        assert_eq!(progress.dirs.load(Ordering::Relaxed), 4);
+        // Built again: the total is the files' sizes in the index before.
+        let progress = Progress::default();
+        let how = Refresh {
+            mode: Mode::Full,
+            texts: None,
+            threads: 2,
+            progress: &progress,
+            estimate: Estimate::Skip,
+        };
+        index.refresh(how, &mut |_| {}).unwrap();
+        assert_eq!(progress.total(), Some(bytes as u64));
+    }
 
     #[test]
     fn the_bytes_a_build_reads_are_counted_on_its_file_system_without_links() {

@@ -362,3 +362,125 @@ impl Indexes {
         Ok(served.map(|(_, entries)| 1 + entries))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::{question, Selects};
+    use crate::refresh::tests::{indexed_tree, refresh};
+    use crate::refresh::Mode;
+    use std::collections::BTreeSet;
+    use trawl_walk::{Entry, Visitor, WalkError, WalkState};
+
+    /// The paths a walk visits.
+    #[derive(Default)]
+    struct Visited(BTreeSet<String>);
+
+    impl Visitor for Visited {
+        fn visit(&mut self, e: &Entry<'_>) -> WalkState {
+            self.0.insert(String::from_utf8_lossy(e.path()).into_owned());
+            WalkState::Continue
+        }
+        fn error(&mut self, err: WalkError) -> WalkState {
+            panic!("{err}")
+        }
+    }
+
+    fn visited(walk: &WalkBuilder) -> BTreeSet<String> {
+        walk.run(|_| Visited::default()).into_iter().flat_map(|v| v.0).collect()
+    }
+
+    const TREE: &[(&str, &str)] = &[
+        ("one.txt", "alpha beta\n"),
+        ("two.txt", "gamma\n"),
+        ("d/three.c", "alphabet\n"),
+        ("d/four.c", "delta\n"),
+        ("d/e/five.txt", "epsilon alpha\n"),
+    ];
+
+    /// grep's use of the indexes under `cache`, asking for `pattern`.
+    fn searching(cache: &Path, pattern: &'static str) -> ContentSearch {
+        let query =
+            move || question(Some(&[regex_syntax::parse(pattern).unwrap()]), Selects::Matching);
+        let indexes = Indexes::in_cache(cache);
+        ContentSearch::new(indexes, Box::new(query), || None, BinaryFiles::Searched).unwrap()
+    }
+
+    #[test]
+    fn a_content_search_hands_the_walk_only_the_files_that_may_match_or_changed() {
+        let (tree, cache, index) = indexed_tree(TREE);
+        refresh(&index, Mode::Update);
+        let root = index.root().as_os_str().as_bytes().to_vec();
+        let search = searching(cache.path(), "alpha");
+        let mut walk = WalkBuilder::new();
+        let mut entered = Vec::new();
+        let mut enter = |shown: &[u8], depth: usize| {
+            entered.push((String::from_utf8_lossy(shown).into_owned(), depth));
+            true
+        };
+        assert!(search.serve(&mut walk, (&root, b"top"), (None, 2), &mut enter).unwrap());
+        let want: BTreeSet<String> =
+            ["top/one.txt", "top/d/three.c", "top/d/e/five.txt"].map(String::from).into();
+        assert_eq!(visited(&walk), want);
+        entered.sort();
+        assert_eq!(entered, [("top".into(), 0), ("top/d".into(), 1), ("top/d/e".into(), 2)]);
+        let c = search.counts().unwrap();
+        assert_eq!((c.candidates, c.skipped, c.changed, c.dirs_reread), (3, 2, 0, 0));
+        // A new file is visited whatever it holds, and so is a changed one;
+        // below the operand d alone, at depth 1 at most.
+        std::fs::write(tree.path().join("d/six.c"), "zeta\n").unwrap();
+        std::fs::write(tree.path().join("d/four.c"), "delta delta\n").unwrap();
+        let sub = [&root[..], b"/d"].concat();
+        let mut walk = WalkBuilder::new();
+        let served = search.serve(&mut walk, (&sub, b"d"), (Some(1), 2), &mut |_, _| true);
+        assert!(served.unwrap());
+        let want: BTreeSet<String> = ["d/three.c", "d/four.c", "d/six.c"].map(String::from).into();
+        assert_eq!(visited(&walk), want);
+        let c = search.counts().unwrap();
+        assert_eq!((c.candidates, c.skipped, c.changed, c.dirs_reread), (3 + 1, 2, 2, 1));
+        // Not below an indexed root: not served.
+        let elsewhere = tempfile::tempdir().unwrap();
+        let path = elsewhere.path().as_os_str().as_bytes();
+        assert!(!search
+            .serve(&mut WalkBuilder::new(), (path, path), (None, 2), &mut |_, _| true)
+            .unwrap());
+    }
+
+    #[test]
+    fn find_is_handed_the_starting_point_and_the_entries_whose_names_may_act() {
+        let (_tree, cache, index) = indexed_tree(TREE);
+        refresh(&index, Mode::Update);
+        let root = index.root().as_os_str().as_bytes().to_vec();
+        let indexes = Indexes::in_cache(cache.path());
+        let mut walk = WalkBuilder::new();
+        let named = |name: &[u8]| name.ends_with(b".c");
+        let handed = indexes.serve_names(&mut walk, &root, (None, 2), &named).unwrap();
+        let shown = |rel: &str| format!("{}{rel}", String::from_utf8_lossy(&root));
+        // The starting point and the entries named *.c (directories whose
+        // names cannot act are gone through, not visited).
+        let want: BTreeSet<String> = ["", "/d/three.c", "/d/four.c"].map(shown).into();
+        assert_eq!(visited(&walk), want);
+        assert_eq!(handed, Some(want.len()));
+    }
+
+    #[test]
+    fn a_damaged_index_is_unusable_and_says_whose_it_is() {
+        let (_tree, cache, index) = indexed_tree(TREE);
+        refresh(&index, Mode::Update);
+        let generation = index.dir().join("gen-1");
+        let mut bytes = std::fs::read(&generation).unwrap();
+        bytes[40] ^= 0xff;
+        std::fs::write(&generation, bytes).unwrap();
+        let root = index.root().as_os_str().as_bytes().to_vec();
+        let search = searching(cache.path(), "alpha");
+        let e = search.serve(&mut WalkBuilder::new(), (&root, &root), (None, 2), &mut |_, _| true);
+        let e = e.unwrap_err();
+        assert_eq!(e.root(), index.root());
+        assert!(e
+            .to_string()
+            .starts_with(&format!("index of {}: corrupt", index.root().display())));
+        let named = |_: &[u8]| true;
+        let indexes = Indexes::in_cache(cache.path());
+        assert!(indexes.serve_names(&mut WalkBuilder::new(), &root, (None, 2), &named).is_err());
+    }
+}
