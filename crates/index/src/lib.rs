@@ -15,17 +15,17 @@
 //!   [`Query`] from its patterns' syntax trees;
 //! - [`Texts`]: how the caller hands a build the text it extracts.
 //!
-//! Inside: the query planner ([`plan`]: from a pattern's syntax tree to
-//! the trigrams a matching line must hold), the trigrams of a text
-//! ([`grams`]), the filter of a text that looks random ([`filter`]), the
-//! index file ([`segment`]: model, layout, writer, reader), where indexes
-//! live and how a new one replaces the old ([`store`]), the parallel build
-//! over trawl-walk ([`build`], spilling to [`spill`]) and the update
-//! ([`update`]), the check that the index is still true ([`fresh`]), the
-//! watcher that can answer it instead ([`watch`]), the candidates of a
-//! query ([`query`]) and what a search served by the index visits
-//! ([`visit`]); [`refresh`], [`serve`], [`indexes`] and [`eligible`] are
-//! the front door's.
+//! Inside (private): the query planner (`plan.rs`: from a pattern's
+//! syntax tree to the trigrams a matching line must hold), the trigrams of
+//! a text (`grams.rs`), the filter of a text that looks random
+//! (`filter.rs`), the index file (`segment/`: its model, layout, writer and
+//! reader), where indexes live and how a new one replaces the old
+//! (`store.rs`), the parallel build over trawl-walk (`build/`, spilling to
+//! `spill.rs`) and the update (`update.rs`), the check that the index is
+//! still true (`fresh.rs`), the watcher that can answer it instead
+//! (`watch.rs`), the candidates of a query (`query.rs`) and what a search
+//! served by the index visits (`visit.rs`); the front door is `indexes.rs`,
+//! `refresh.rs`, `serve.rs`, `eligible.rs` and `texts.rs`.
 #![deny(missing_docs)]
 
 mod build;

@@ -244,9 +244,8 @@ fn serve(
     let racy_after = o.segment.racy_after();
     // What changed: from the index's watcher (`trawl index --watch`) when
     // one runs and can tell, else checked.
-    let watched = crate::watch::ask(o.store.dir(), o.generation, dirs.len(), o.segment.next_id());
-    let told = watched.is_some();
-    let (candidates, changes, scope) = match &asked.reads {
+    let all_names = |_: &[u8]| true;
+    let (candidates, extracting, binary_files, visits, named) = match &asked.reads {
         Reads::Contents(search) => {
             // A search that extracts with another extraction than the
             // index's (or an index without extracted text) cannot tell
@@ -261,41 +260,21 @@ fn serve(
                     Candidates::new(search.query(), &o.segment).map_err(|why| o.unusable(why))?,
                 ),
             };
-            let changes = watched.unwrap_or_else(|| {
-                crate::fresh::check_some(root, &dirs, &wanted, racy_after, threads)
-            });
-            let visits = Visits::Candidates;
-            let binary_files = search.binary_files;
-            (
-                candidates,
-                changes,
-                Scope { sub: &o.sub, max_depth: asked.max_depth, extracting, binary_files, visits },
-            )
+            let named = &all_names as &dyn Fn(&[u8]) -> bool;
+            (candidates, extracting, search.binary_files, Visits::Candidates, named)
         }
-        Reads::Names(_) => {
-            // Names and types change only with their directory's stamps.
-            let changes = watched.unwrap_or_else(|| {
-                crate::fresh::check_dirs(root, &dirs, &wanted, racy_after, threads)
-            });
-            let (binary_files, visits) = (BinaryFiles::Searched, Visits::Everything);
-            (
-                None,
-                changes,
-                Scope {
-                    sub: &o.sub,
-                    max_depth: asked.max_depth,
-                    extracting: false,
-                    binary_files,
-                    visits,
-                },
-            )
-        }
+        Reads::Names(named) => (None, false, BinaryFiles::Searched, Visits::Everything, *named),
     };
-    let all_names = |_: &[u8]| true;
-    let named = match &asked.reads {
-        Reads::Contents(_) => &all_names as &dyn Fn(&[u8]) -> bool,
-        Reads::Names(named) => *named,
-    };
+    // What changed: from the index's watcher (`trawl index --watch`) when
+    // one runs and can tell, else checked.
+    let watched = crate::watch::ask(o.store.dir(), o.generation, dirs.len(), o.segment.next_id());
+    let told = watched.is_some();
+    let changes = watched.unwrap_or_else(|| match asked.reads {
+        Reads::Contents(_) => crate::fresh::check_some(root, &dirs, &wanted, racy_after, threads),
+        // Names and types change only with their directory's stamps.
+        Reads::Names(_) => crate::fresh::check_dirs(root, &dirs, &wanted, racy_after, threads),
+    });
+    let scope = Scope { sub: &o.sub, max_depth: asked.max_depth, extracting, binary_files, visits };
     let mut enter = |rel: &[u8], depth: usize| enter(&joined(display, rel), depth);
     let planned = visit::plan(root, &dirs, &changes, candidates.as_ref(), scope, &mut enter, named);
     let Some(mut planned) = planned else { return Ok(None) };
