@@ -18,6 +18,7 @@ use std::ffi::OsStr;
 use std::io;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use trawl_walk::{DirRead, FileType, Visitor, WalkBuilder, WalkError, WalkErrorKind, WalkState};
@@ -58,7 +59,8 @@ pub struct Start<'k> {
 
 /// Reads the tree under `root` (not following symbolic links, staying on
 /// its file system) on `threads` threads, spilling postings to unnamed
-/// files in `spill_dir`; fails only when spilling fails.
+/// files in `spill_dir`; fails only when spilling fails (what cannot be
+/// read is listed in [`Built::errors`]).
 pub fn build<'s>(
     root: &Path,
     spill_dir: &Path,
@@ -107,8 +109,8 @@ pub fn read<'s>(
             Err(e) => shared.spill_failed(e),
         }
     }
-    let next_id = shared.next_id.load(std::sync::atomic::Ordering::Relaxed);
-    let next_stream = shared.next_stream.load(std::sync::atomic::Ordering::Relaxed);
+    let next_id = shared.next_id.load(Ordering::Relaxed);
+    let next_stream = shared.next_stream.load(Ordering::Relaxed);
     let (dirs, sides, blobs, errors) = shared.finish()?;
     let numbers = Numbers { started_ns, next_id, next_stream };
     let postings = Postings::new(Merge::new(runs)?);
@@ -143,7 +145,7 @@ impl Visitor for Visit<'_, '_> {
             .collect();
         entries.sort_by(|a, b| a.name.cmp(&b.name));
         let n = entries.len() as u32;
-        let first_id = shared.next_id.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+        let first_id = shared.next_id.fetch_add(n, Ordering::Relaxed);
         let path = below_root(shared.root, dir.path()).to_vec();
         shared.add_dir(Block { path, stamp, first_id, entries: entries.into() });
         WalkState::Continue
@@ -155,11 +157,11 @@ impl Visitor for Visit<'_, '_> {
             return WalkState::Continue;
         }
         match e.file_type() {
+            // A directory whose record the index keeps is not read again.
             FileType::Dir => {
-                let known = self.reading.shared.known;
-                match known
-                    .is_some_and(|k| k.contains(below_root(self.reading.shared.root, e.path())))
-                {
+                let shared = self.reading.shared;
+                let rel = below_root(shared.root, e.path());
+                match shared.known.is_some_and(|known| known.contains(rel)) {
                     true => WalkState::Skip,
                     false => WalkState::Continue,
                 }
@@ -174,13 +176,11 @@ impl Visitor for Visit<'_, '_> {
 
     fn error(&mut self, err: WalkError) -> WalkState {
         let path = PathBuf::from(OsStr::from_bytes(err.path()));
-        let error = match err.kind() {
-            WalkErrorKind::Io(_) => match err.into_kind() {
-                WalkErrorKind::Io(e) => e,
-                _ => unreachable!("an I/O error"),
-            },
+        let said = err.to_string();
+        let error = match err.into_kind() {
+            WalkErrorKind::Io(e) => e,
             // (Not met: links are not followed, ignore files not read.)
-            _ => io::Error::other(err.to_string()),
+            _ => io::Error::other(said),
         };
         self.reading.shared.unreadable(path, error);
         WalkState::Continue
