@@ -1,102 +1,45 @@
-//! Building a tree's index on all cores: directories are read from a shared
-//! queue; each directory's entries get a block of consecutive numbers, so
-//! a directory's entries are one range; each regular file is read once and
-//! its (gram, number) pairs go into its thread's buffer, which is sorted by
-//! gram (a radix sort: a thread's numbers only grow, so each gram's come
-//! out in order) and spilled to disk as a run ([`crate::spill`]); the runs
-//! are merged gram by gram as the index file is written, so memory stays
-//! bounded whatever the tree's size.
+//! Building a tree's index on all cores, walking it with trawl-walk: each
+//! directory, once read (its stamps taken before), gets a block of
+//! consecutive entry numbers for its entries in name order, so a
+//! directory's entries are one range; each regular file is read once, on
+//! whichever thread visits it ([`file`]), and its (gram, number) pairs go
+//! into that thread's buffer, sorted and spilled to disk as runs
+//! ([`pending`], [`crate::spill`]); the runs are merged gram by gram as the
+//! index file is written, so memory stays bounded whatever the tree's
+//! size. Other file systems are not entered (a mount point is an entry,
+//! as in `find -xdev`), nor are symbolic links followed.
+
+mod file;
+mod pending;
+mod shared;
 
 use std::collections::HashSet;
-use std::fs::{self, File};
-use std::io::{self, Read};
+use std::ffi::OsStr;
+use std::io;
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
-use std::sync::{Condvar, Mutex};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
-use crate::grams::GramSet;
+use trawl_walk::{DirRead, FileType, Visitor, WalkBuilder, WalkError, WalkErrorKind, WalkState};
+
 use crate::segment::{
-    looks_random, nanos, Blob, Class, Dir, Entry, EntryType, Extracted, Side, SideRow, Stamp,
-    StatKey, EXTRACTED, FILTERED, STREAM,
+    Class, Entry, EntryType, Extracted, NewSegment, Numbers, Postings, Stamp, StatKey,
 };
-use crate::spill::{Blobs, Merge, RunWriter};
+use crate::spill::Merge;
+use crate::texts::Texts;
+use file::Reading;
+use shared::{below_root, Block, Shared};
+pub use shared::{Progress, Unreadable};
 
-/// How far a build has come (read while it runs, for progress).
-#[derive(Debug, Default)]
-pub struct Progress {
-    /// Directories read.
-    pub dirs: AtomicU64,
-    /// Regular files read.
-    pub files: AtomicU64,
-    /// Their bytes.
-    pub bytes: AtomicU64,
-}
-
-/// What a build made: the directories (in entry-number order) and each
-/// gram's entries; and what could not be read (reported by the caller).
-pub struct Built {
-    /// Directories, their entries numbered consecutively from 0.
-    pub dirs: Vec<Dir<'static>>,
-    /// Each gram's entries, by growing gram, merged from the spilled runs
-    /// as they are read.
-    pub postings: Merge,
+/// What a build made: a new segment (its postings merged from the
+/// spilled runs as they are read), and what could not be read (reported
+/// by the caller).
+pub struct Built<'s> {
+    /// The segment (all its own: `'s` is any lifetime).
+    pub segment: NewSegment<'s>,
     /// Paths that could not be read, and why.
-    pub errors: Vec<(PathBuf, io::Error)>,
-    /// When the build began (ns since the epoch), before anything was read.
-    pub started_ns: i64,
-    /// The next free entry number.
-    pub next_id: u32,
-    /// The next free stream number.
-    pub next_stream: u32,
-    /// What some numbers have beside postings (filters' bits in `blobs`).
-    pub sides: Vec<SideRow<'static>>,
-    /// The filters' bits.
-    pub blobs: Blobs,
-}
-
-/// Extracted text for the index: what a search that extracts (archive
-/// members, documents' text) reads of a file.
-pub trait Texts: Sync {
-    /// Feeds the text streams inside `file` (opened as `path`) to `out`,
-    /// each begun with [`TextSink::begin`] and given in pieces; None when
-    /// the file is searched as its bytes.
-    fn texts(&self, path: &Path, file: &File, out: &mut dyn TextSink) -> Option<Extraction>;
-}
-
-/// What extraction made of a file.
-#[derive(Clone, Copy, Debug, Eq, PartialEq)]
-pub enum Extraction {
-    /// All its text was extracted.
-    Complete,
-    /// Some of it could not be: a search that extracts always reads the
-    /// file (and says why).
-    Failed,
-    /// Some could not be, but what a search needs was kept: an archive
-    /// whose members' texts and messages are in the cache (a pack), so a
-    /// search reads the members that may match and replays the messages.
-    Replayable,
-}
-
-/// How a text stream of a file is indexed.
-#[derive(Clone, Copy, Debug, Eq, PartialEq)]
-pub enum StreamKind {
-    /// As part of the file's one text (a document's, a compressed file's,
-    /// a small archive's members together).
-    Part,
-    /// As a member of its own: an archive whose members' texts a search
-    /// can read one by one (see [`Extracted::Streams`]). A file's streams
-    /// are all parts or all members.
-    Member,
-}
-
-/// Receives the text streams of a file.
-pub trait TextSink {
-    /// A new stream begins.
-    fn begin(&mut self, kind: StreamKind);
-    /// More of the stream's text.
-    fn add(&mut self, text: &[u8]);
+    pub errors: Vec<Unreadable>,
 }
 
 /// Where a read of the tree starts.
@@ -114,42 +57,17 @@ pub struct Start<'k> {
     pub texts: Option<&'k dyn Texts>,
 }
 
-/// A NUL byte in a file's first block makes it binary: the size of the
-/// search's first read (trawl_search's READ_SIZE, as GNU grep's), which a
-/// NUL in makes `-I` skip the whole file; a search with `-I` passes over
-/// such files unopened (visit::BinaryFiles), so the two must stay equal.
-const FIRST_BLOCK: usize = 256 << 10;
-
-struct Shared<'a> {
-    root: &'a Path,
-    queue: Mutex<(Vec<PathBuf>, usize)>,
-    wake: Condvar,
-    next_id: AtomicU32,
-    next_stream: AtomicU32,
-    dirs: Mutex<Vec<(u32, Dir<'static>)>>,
-    sides: Mutex<Vec<SideRow<'static>>>,
-    blobs: Blobs,
-    errors: Mutex<Vec<(PathBuf, io::Error)>>,
-    /// Each thread's spilled runs, once it is done.
-    runs: Mutex<Vec<RunWriter>>,
-    /// The first failure to spill (the build fails).
-    spill_error: Mutex<Option<io::Error>>,
-    spill_dir: &'a Path,
-    progress: &'a Progress,
-    known: Option<&'a HashSet<Vec<u8>>>,
-    texts: Option<&'a dyn Texts>,
-}
-
 /// Reads the tree under `root` (not following symbolic links, staying on
 /// its file system) on `threads` threads, spilling postings to unnamed
-/// files in `spill_dir`; fails only when spilling fails.
-pub fn build(
+/// files in `spill_dir`; fails only when spilling fails (what cannot be
+/// read is listed in [`Built::errors`]).
+pub fn build<'s>(
     root: &Path,
     spill_dir: &Path,
     threads: usize,
     progress: &Progress,
     texts: Option<&dyn Texts>,
-) -> io::Result<Built> {
+) -> io::Result<Built<'s>> {
     let start =
         Start { dirs: vec![PathBuf::new()], first_id: 0, first_stream: 0, known: None, texts };
     read(root, spill_dir, threads, progress, start)
@@ -157,456 +75,158 @@ pub fn build(
 
 /// Reads the directories of `start` and, below them, every directory not
 /// known already (see [`build`]).
-pub fn read(
+pub fn read<'s>(
     root: &Path,
     spill_dir: &Path,
     threads: usize,
     progress: &Progress,
     start: Start<'_>,
-) -> io::Result<Built> {
+) -> io::Result<Built<'s>> {
     let since_epoch =
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
     let started_ns = i64::try_from(since_epoch.as_nanos()).unwrap_or(i64::MAX);
-    let shared = Shared {
-        root,
-        queue: Mutex::new((start.dirs, 0)),
-        wake: Condvar::new(),
-        next_id: AtomicU32::new(start.first_id),
-        next_stream: AtomicU32::new(start.first_stream),
-        dirs: Mutex::new(Vec::new()),
-        sides: Mutex::new(Vec::new()),
-        blobs: Blobs::new(spill_dir)?,
-        errors: Mutex::new(Vec::new()),
-        runs: Mutex::new(Vec::new()),
-        spill_error: Mutex::new(None),
-        spill_dir,
-        progress,
-        known: start.known,
-        texts: start.texts,
-    };
-    let dev = fs::metadata(root).map(|m| m.dev()).unwrap_or(0);
-    std::thread::scope(|s| {
-        for _ in 0..threads.max(1) {
-            s.spawn(|| worker(&shared, dev));
-        }
-    });
-    if let Some(e) = shared.spill_error.into_inner().unwrap_or_else(|p| p.into_inner()) {
-        return Err(e);
+    let root_bytes = root.as_os_str().as_bytes();
+    let first = (start.first_id, start.first_stream);
+    let shared = Shared::new(root_bytes, first, spill_dir, progress, start.known, start.texts)?;
+    let mut walk = WalkBuilder::new();
+    walk.threads(threads)
+        .same_file_system(true)
+        // Roots are directories of the tree: one replaced by a link since
+        // is not followed.
+        .follow_roots(false)
+        // A file open for reading and its thread's spill file; with
+        // extraction, an extractor's pipes and the cache's files too.
+        .visit_descriptors(if start.texts.is_some() { 9 } else { 2 });
+    for dir in &start.dirs {
+        let path = root.join(dir);
+        walk.add_root_displayed(path.as_os_str().as_bytes(), path.as_os_str().as_bytes());
     }
-    let mut dirs = shared.dirs.into_inner().unwrap_or_else(|p| p.into_inner());
-    dirs.sort_by_key(|(first, _)| *first);
-    let runs = shared.runs.into_inner().unwrap_or_else(|p| p.into_inner());
-    let next_id = shared.next_id.into_inner();
-    Ok(Built {
-        dirs: dirs.into_iter().map(|(_, d)| d).collect(),
-        postings: Merge::new(runs)?,
-        errors: shared.errors.into_inner().unwrap_or_else(|p| p.into_inner()),
-        started_ns,
-        next_id,
-        next_stream: shared.next_stream.into_inner(),
-        sides: shared.sides.into_inner().unwrap_or_else(|p| p.into_inner()),
-        blobs: shared.blobs,
-    })
+    let visitors = walk.run(|_| Visit { reading: Reading::new(&shared), last: None });
+    let mut runs = Vec::with_capacity(visitors.len());
+    for v in visitors {
+        match v.reading.postings.finish() {
+            Ok(r) => runs.push(r),
+            Err(e) => shared.spill_failed(e),
+        }
+    }
+    let next_id = shared.next_id.load(Ordering::Relaxed);
+    let next_stream = shared.next_stream.load(Ordering::Relaxed);
+    let (dirs, sides, blobs, errors) = shared.finish()?;
+    let numbers = Numbers { started_ns, next_id, next_stream };
+    let postings = Postings::new(Merge::new(runs)?);
+    Ok(Built { segment: NewSegment { numbers, dirs, sides, blobs, postings }, errors })
 }
 
-fn worker(shared: &Shared<'_>, dev: u64) {
-    let runs = match RunWriter::new(shared.spill_dir) {
-        Ok(w) => w,
-        Err(e) => {
-            shared.spill_failed(e);
-            return;
+/// A walking thread of a build.
+struct Visit<'s, 'a> {
+    reading: Reading<'s, 'a>,
+    /// The directory of the last file read (a directory's files come in
+    /// batches).
+    last: Option<Arc<Block>>,
+}
+
+impl Visitor for Visit<'_, '_> {
+    fn dir_read(&mut self, dir: &DirRead<'_>) -> WalkState {
+        let shared = self.reading.shared;
+        // Its stamps as they were before it was read: a change while it
+        // was read shows at the next check. (The walk, staying on one file
+        // system, always has them; without, the directory would count as
+        // changed at every check.)
+        let stamp = dir.metadata().map_or(Stamp::default(), Stamp::from_stat);
+        let mut entries: Vec<Entry<'static>> = dir
+            .entries()
+            .map(|(name, t)| Entry {
+                name: name.to_vec().into(),
+                kind: EntryType::from(t),
+                key: StatKey::default(),
+                class: Class::Unknown,
+                extracted: Extracted::Nothing,
+            })
+            .collect();
+        entries.sort_by(|a, b| a.name.cmp(&b.name));
+        let n = entries.len() as u32;
+        let first_id = shared.next_id.fetch_add(n, Ordering::Relaxed);
+        let path = below_root(shared.root, dir.path()).to_vec();
+        shared.add_dir(Block { path, stamp, first_id, entries: entries.into() });
+        WalkState::Continue
+    }
+
+    fn visit(&mut self, e: &trawl_walk::Entry<'_>) -> WalkState {
+        // A starting point is a directory, read as such.
+        if e.is_root() {
+            return WalkState::Continue;
         }
-    };
-    let mut postings = Pending { pairs: Vec::new(), scratch: Vec::new(), runs, shared };
-    let mut grams = GramSet::default();
-    let mut buf = vec![0u8; FIRST_BLOCK];
-    loop {
-        let rel = {
-            let mut q = shared.queue.lock().unwrap_or_else(|p| p.into_inner());
-            loop {
-                if let Some(rel) = q.0.pop() {
-                    q.1 += 1;
-                    break rel;
+        match e.file_type() {
+            // A directory whose record the index keeps is not read again.
+            FileType::Dir => {
+                let shared = self.reading.shared;
+                let rel = below_root(shared.root, e.path());
+                match shared.known.is_some_and(|known| known.contains(rel)) {
+                    true => WalkState::Skip,
+                    false => WalkState::Continue,
                 }
-                if q.1 == 0 {
-                    shared.wake.notify_all();
-                    drop(q);
-                    postings.flush();
-                    shared.runs.lock().unwrap_or_else(|p| p.into_inner()).push(postings.runs);
-                    return;
-                }
-                q = shared.wake.wait(q).unwrap_or_else(|p| p.into_inner());
             }
+            FileType::File => {
+                self.file(e);
+                WalkState::Continue
+            }
+            _ => WalkState::Continue,
+        }
+    }
+
+    fn error(&mut self, err: WalkError) -> WalkState {
+        let path = PathBuf::from(OsStr::from_bytes(err.path()));
+        let said = err.to_string();
+        let error = match err.into_kind() {
+            WalkErrorKind::Io(e) => e,
+            // (Not met: links are not followed, ignore files not read.)
+            _ => io::Error::other(said),
         };
-        let subdirs = read_dir(shared, &rel, dev, &mut grams, &mut postings, &mut buf);
-        let mut q = shared.queue.lock().unwrap_or_else(|p| p.into_inner());
-        q.0.extend(subdirs);
-        q.1 -= 1;
-        shared.wake.notify_all();
+        self.reading.shared.unreadable(path, error);
+        WalkState::Continue
     }
 }
 
-impl Shared<'_> {
-    /// Spilling failed: the build fails (the first error is kept).
-    fn spill_failed(&self, e: io::Error) {
-        self.spill_error.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert(e);
-    }
-
-    /// Keeps the filter of the distinct `grams` of `number`'s text.
-    fn filter(&self, number: u32, grams: &[u32]) {
-        self.side(number, &crate::filter::make(grams), Side::Filter);
-    }
-
-    /// Keeps a side row of `number` whose bytes are `bytes`.
-    fn side(&self, number: u32, bytes: &[u8], side: fn(Blob<'static>) -> Side<'static>) {
-        match self.blobs.put(bytes) {
-            Ok((at, len)) => {
-                let crc = crate::segment::side_checksum(&side(Blob::Spilled(0, 0, 0)), bytes);
-                let side = side(Blob::Spilled(at, len, crc));
-                self.sides.lock().unwrap_or_else(|p| p.into_inner()).push(SideRow { number, side });
-            }
-            Err(e) => self.spill_failed(e),
+impl Visit<'_, '_> {
+    /// Reads the regular file `e` into its directory's entry and the
+    /// postings.
+    fn file(&mut self, e: &trawl_walk::Entry<'_>) {
+        let shared = self.reading.shared;
+        let name = e.file_name();
+        let dir_path = e.path().strip_suffix(name).unwrap_or_default();
+        let rel = below_root(shared.root, dir_path);
+        let rel = rel.strip_suffix(b"/").unwrap_or(rel);
+        if self.last.as_ref().is_none_or(|b| b.path != rel) {
+            self.last = shared.dir(rel);
         }
-    }
-}
-
-/// The stamps of a directory.
-pub fn stamp_of(md: &fs::Metadata) -> Stamp {
-    Stamp {
-        dev: md.dev(),
-        ino: md.ino(),
-        mtime_ns: nanos(md.mtime(), md.mtime_nsec()),
-        ctime_ns: nanos(md.ctime(), md.ctime_nsec()),
-    }
-}
-
-/// The stat key of a file.
-pub fn key_of(md: &fs::Metadata) -> StatKey {
-    StatKey {
-        ino: md.ino(),
-        size: md.size(),
-        mtime_ns: nanos(md.mtime(), md.mtime_nsec()),
-        ctime_ns: nanos(md.ctime(), md.ctime_nsec()),
-    }
-}
-
-/// Reads one directory (relative to the root) and indexes its files;
-/// returns its subdirectories.
-fn read_dir(
-    shared: &Shared<'_>,
-    rel: &Path,
-    dev: u64,
-    grams: &mut GramSet,
-    postings: &mut Pending,
-    buf: &mut [u8],
-) -> Vec<PathBuf> {
-    let path = shared.root.join(rel);
-    let error = |p: PathBuf, e: io::Error| {
-        shared.errors.lock().unwrap_or_else(|x| x.into_inner()).push((p, e))
-    };
-    // Stamps first: a change while it is read shows at the next check.
-    let stamp = match fs::symlink_metadata(&path) {
-        Ok(md) => stamp_of(&md),
-        Err(e) => {
-            error(path, e);
-            return Vec::new();
-        }
-    };
-    let listing = match fs::read_dir(&path) {
-        Ok(it) => it,
-        Err(e) => {
-            error(path, e);
-            return Vec::new();
-        }
-    };
-    let mut names: Vec<(Vec<u8>, EntryType)> = Vec::new();
-    for entry in listing {
-        match entry {
-            Ok(e) => {
-                let kind = EntryType::of(e.file_type().ok());
-                names.push((e.file_name().as_bytes().to_vec(), kind));
-            }
-            Err(e) => error(path.clone(), e),
-        }
-    }
-    names.sort_by(|a, b| a.0.cmp(&b.0));
-    let first = shared.next_id.fetch_add(names.len() as u32, Ordering::Relaxed);
-    let mut entries = Vec::with_capacity(names.len());
-    let mut subdirs = Vec::new();
-    for (i, (name, kind)) in names.into_iter().enumerate() {
-        let id = first + i as u32;
-        let child = path.join(std::ffi::OsStr::from_bytes(&name));
-        let mut entry = Entry {
-            name: name.into(),
-            kind,
+        let Some(block) = self.last.clone() else { return };
+        let lock = || block.entries.lock().unwrap_or_else(|p| p.into_inner());
+        let Ok(j) = lock().binary_search_by(|entry| entry.name.as_ref().cmp(name)) else { return };
+        let mut found = Entry {
+            name: b""[..].into(),
+            kind: EntryType::File,
             key: StatKey::default(),
             class: Class::Unknown,
             extracted: Extracted::Nothing,
         };
-        match kind {
-            EntryType::Dir => {
-                // Other file systems are not entered (a mount point is an
-                // entry, as in `find -xdev`).
-                let sub = rel.join(std::ffi::OsStr::from_bytes(&entry.name));
-                let known = shared.known.is_some_and(|k| k.contains(sub.as_os_str().as_bytes()));
-                match fs::symlink_metadata(&child) {
-                    Ok(_) if known => {}
-                    Ok(md) if md.dev() == dev => subdirs.push(sub),
-                    Ok(_) => {}
-                    Err(e) => error(child.clone(), e),
-                }
-            }
-            EntryType::File => index_file(shared, &child, id, &mut entry, grams, postings, buf),
-            EntryType::Symlink | EntryType::Other => {}
-        }
-        entries.push(entry);
-    }
-    shared.progress.dirs.fetch_add(1, Ordering::Relaxed);
-    let path = rel.as_os_str().as_bytes().to_vec().into();
-    let dir = Dir { path, stamp, first_id: first, entries: entries.into() };
-    shared.dirs.lock().unwrap_or_else(|p| p.into_inner()).push((first, dir));
-    subdirs
-}
-
-/// Reads a regular file into `grams`, notes its key and class, and adds
-/// its number to the postings of each gram.
-#[allow(clippy::too_many_arguments)]
-fn index_file(
-    shared: &Shared<'_>,
-    path: &Path,
-    id: u32,
-    entry: &mut Entry,
-    grams: &mut GramSet,
-    postings: &mut Pending,
-    buf: &mut [u8],
-) {
-    // Non-blocking and not following a link swapped in since the listing.
-    let opened = fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK | libc::O_NOCTTY)
-        .open(path);
-    let read = opened.and_then(|mut f: File| {
-        let md = f.metadata()?;
-        if !md.is_file() {
-            return Err(io::Error::other("not a regular file"));
-        }
-        entry.key = key_of(&md);
-        let mut first = true;
-        let mut binary = false;
-        let mut transcoded = false;
-        let mut total = 0u64;
-        loop {
-            let n = match f.read(buf) {
-                Ok(0) => break,
-                Ok(n) => n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            if first {
-                binary = buf[..n].contains(&0);
-                transcoded = trawl_search::has_bom(&buf[..n]);
-                first = false;
-            }
-            grams.add(&buf[..n]);
-            total += n as u64;
-        }
-        shared.progress.bytes.fetch_add(total, Ordering::Relaxed);
-        Ok((binary, transcoded, f))
-    });
-    match read {
-        Ok((binary, transcoded, f)) => {
-            entry.class = match (transcoded, binary) {
-                (true, _) => Class::Transcoded,
-                (false, true) => Class::Binary,
-                (false, false) => Class::Text,
-            };
-            shared.progress.files.fetch_add(1, Ordering::Relaxed);
-            let raw = grams.take_sorted();
-            let random = looks_random(raw.len(), entry.key.size);
-            if random {
-                entry.class = Class::Unindexed;
-            } else {
-                postings.add(id, &raw);
-            }
-            if let Some(texts) = shared.texts {
-                use std::io::Seek;
-                let mut sink = Sink {
-                    shared,
-                    grams,
-                    postings,
-                    fed: 0,
-                    parts: 0,
-                    member_open: false,
-                    members: Vec::new(),
-                };
-                let found = match (&f).seek(io::SeekFrom::Start(0)) {
-                    Ok(_) => texts.texts(path, &f, &mut sink),
-                    Err(_) => Some(Extraction::Failed),
-                };
-                entry.extracted = sink.finish(id, found);
-            }
-            // Random bytes are filtered when they are what searches read:
-            // a file with extracted text (a PDF, a zip) is read as its
-            // bytes only by a search that does not extract, which reads
-            // it whole (a filter of the compressed streams of every PDF
-            // would be half their size).
-            if random && entry.extracted == Extracted::Nothing {
-                shared.filter(id, &raw);
-            }
-        }
-        Err(e) => {
-            grams.take_sorted();
-            entry.class = Class::Unreadable;
-            shared.errors.lock().unwrap_or_else(|p| p.into_inner()).push((path.to_path_buf(), e));
-        }
-    }
-}
-
-/// Where a file's extracted text goes: the grams of its parts are
-/// gathered into one set, each member's are posted under a stream number
-/// of its own when it ends.
-struct Sink<'s, 'a, 'p, 'q> {
-    shared: &'s Shared<'a>,
-    grams: &'s mut GramSet,
-    postings: &'s mut Pending<'p, 'q>,
-    /// Bytes of the open member, or of all the parts.
-    fed: u64,
-    /// Parts begun.
-    parts: u64,
-    /// A member's stream is open.
-    member_open: bool,
-    /// Members ended: their stream numbers (with FILTERED when filtered).
-    members: Vec<u32>,
-}
-
-impl TextSink for Sink<'_, '_, '_, '_> {
-    fn begin(&mut self, kind: StreamKind) {
-        if self.member_open {
-            self.end_member();
-        }
-        match kind {
-            StreamKind::Part => self.parts += 1,
-            StreamKind::Member => self.member_open = true,
-        }
-    }
-
-    fn add(&mut self, text: &[u8]) {
-        self.fed += text.len() as u64;
-        self.grams.add(text);
-    }
-}
-
-impl Sink<'_, '_, '_, '_> {
-    /// Posts (or filters) the member whose text was fed since it began.
-    fn end_member(&mut self) {
-        let grams = self.grams.take_sorted();
-        let n = self.shared.next_stream.fetch_add(1, Ordering::Relaxed);
-        if looks_random(grams.len(), self.fed) {
-            self.shared.filter(STREAM | n, &grams);
-            self.members.push(n | FILTERED);
-        } else {
-            self.postings.add(STREAM | n, &grams);
-            self.members.push(n);
-        }
-        self.fed = 0;
-        self.member_open = false;
-    }
-
-    /// What the extraction (`found`, as [`Texts::texts`] returned it)
-    /// made of the file numbered `id`; its text posted.
-    fn finish(mut self, id: u32, found: Option<Extraction>) -> Extracted {
-        if self.member_open {
-            self.end_member();
-        }
-        let text = self.grams.take_sorted();
-        let members = !self.members.is_empty();
-        let done = match found {
-            None => return Extracted::Nothing,
-            Some(Extraction::Failed) => return Extracted::Failed,
-            // Parts and members together are not told apart: the file is
-            // always read.
-            Some(_) if members && self.parts > 0 => return Extracted::Failed,
-            Some(done) => done,
-        };
-        match (done, members) {
-            (Extraction::Complete | Extraction::Replayable, true) => {
-                let list: Vec<u8> = self.members.iter().flat_map(|n| n.to_le_bytes()).collect();
-                self.shared.side(id | EXTRACTED, &list, Side::Streams);
-                match done {
-                    Extraction::Complete => Extracted::Streams,
-                    _ => Extracted::StreamsReported,
-                }
-            }
-            (Extraction::Complete, false) if looks_random(text.len(), self.fed) => {
-                self.shared.filter(id | EXTRACTED, &text);
-                Extracted::Unindexed
-            }
-            (Extraction::Complete, false) => {
-                self.postings.add(id | EXTRACTED, &text);
-                Extracted::Text
-            }
-            _ => Extracted::Failed,
-        }
-    }
-}
-
-/// Pairs buffered per thread before they are spilled as a run (8 MB, and
-/// as much again to sort them); small in tests, so there are many runs.
-const BATCH: usize = if cfg!(test) { 4096 } else { 1 << 20 };
-
-/// A thread's (gram, number) pairs not yet spilled.
-struct Pending<'s, 'a> {
-    pairs: Vec<u64>,
-    scratch: Vec<u64>,
-    runs: RunWriter,
-    shared: &'s Shared<'a>,
-}
-
-impl Pending<'_, '_> {
-    fn add(&mut self, id: u32, grams: &[u32]) {
-        self.pairs.extend(grams.iter().map(|&g| u64::from(g) << 32 | u64::from(id)));
-        if self.pairs.len() >= BATCH {
-            self.flush();
-        }
-    }
-
-    /// Sorts the pairs by gram (stable: each gram's numbers stay in the
-    /// growing order they came in) and spills them as a run.
-    fn flush(&mut self) {
-        if self.pairs.is_empty() {
-            return;
-        }
-        self.scratch.resize(self.pairs.len(), 0);
-        // By the top byte of the number first: a file's extracted text is
-        // numbered with the high bit set (segment::EXTRACTED), so the
-        // numbers of a thread come in two growing series; a stable sort on
-        // that byte, then on the gram, leaves each gram's numbers growing.
-        for shift in [24, 32, 40, 48] {
-            let mut counts = [0usize; 257];
-            for &p in &self.pairs {
-                counts[((p >> shift) & 0xff) as usize + 1] += 1;
-            }
-            for i in 1..257 {
-                counts[i] += counts[i - 1];
-            }
-            for &p in &self.pairs {
-                let digit = ((p >> shift) & 0xff) as usize;
-                self.scratch[counts[digit]] = p;
-                counts[digit] += 1;
-            }
-            std::mem::swap(&mut self.pairs, &mut self.scratch);
-        }
-        if let Err(e) = self.runs.write_run(&self.pairs) {
-            self.shared.spill_failed(e);
-        }
-        self.pairs.clear();
+        let path = Path::new(OsStr::from_bytes(e.path()));
+        self.reading.file(path, e.open(), block.first_id + j as u32, &mut found);
+        let mut entries = lock();
+        (entries[j].key, entries[j].class, entries[j].extracted) =
+            (found.key, found.class, found.extracted);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grams::GramSet;
+    use crate::segment::writer::Posting;
+    use crate::segment::{Blob, Side, EXTRACTED, STREAM};
+    use crate::texts::{Extraction, StreamKind, TextSink};
     use std::collections::BTreeMap;
+    use std::fs::{self, File};
+    use std::io::Read;
 
     #[test]
     fn every_file_is_in_the_postings_of_exactly_its_grams() {
@@ -660,9 +280,9 @@ mod tests {
                 Some(Extraction::Complete)
             }
         }
-        let built =
+        let Built { segment: built, errors } =
             build(root.path(), spill.path(), 3, &Progress::default(), Some(&Reversed)).unwrap();
-        assert!(built.errors.is_empty());
+        assert!(errors.is_empty());
         let streams: BTreeMap<u32, Vec<u32>> = built
             .sides
             .iter()
@@ -732,10 +352,13 @@ mod tests {
         }
         assert_eq!(numbered.iter().filter(|(_, e)| e.kind == EntryType::File).count(), 301);
         assert!(numbered.iter().any(|(p, e)| p == "link" && e.kind == EntryType::Symlink));
+        let next_stream = built.numbers.next_stream;
         let got: BTreeMap<u32, Vec<u32>> = built
             .postings
-            .map(|item| item.unwrap())
-            .map(|(g, b)| (g, b.iter().collect()))
+            .map(|item| match item.unwrap() {
+                (g, Posting::Bitmap(b)) => (g, b.iter().collect()),
+                (_, Posting::Serialized(..)) => panic!("a build's postings are made"),
+            })
             .collect();
         assert_eq!(got.len(), want.len());
         assert!(got == want, "postings differ");
@@ -743,6 +366,6 @@ mod tests {
         assert_eq!(streams.len(), 300 / 10);
         let all: std::collections::BTreeSet<u32> = streams.values().flatten().copied().collect();
         assert_eq!(all.len(), 2 * streams.len());
-        assert_eq!(built.next_stream as usize, all.len());
+        assert_eq!(next_stream as usize, all.len());
     }
 }

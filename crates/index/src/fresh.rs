@@ -212,7 +212,8 @@ mod tests {
     fn changed_after(change: impl FnOnce(&Path)) -> (Vec<String>, Vec<String>) {
         let root = tree();
         let spill = tempfile::tempdir().unwrap();
-        let dirs = build(root.path(), spill.path(), 2, &Progress::default(), None).unwrap().dirs;
+        let dirs =
+            build(root.path(), spill.path(), 2, &Progress::default(), None).unwrap().segment.dirs;
         assert!(check(root.path(), &dirs, i64::MAX, 2).is_empty(), "fresh right after the build");
         // Time stamps must be able to differ.
         std::thread::sleep(std::time::Duration::from_millis(20));
@@ -241,8 +242,9 @@ mod tests {
     fn what_is_stamped_after_the_build_began_counts_as_changed() {
         let root = tree();
         let spill = tempfile::tempdir().unwrap();
-        let built = build(root.path(), spill.path(), 2, &Progress::default(), None).unwrap();
-        let racy_after = built.started_ns - crate::segment::RACY_MARGIN_NS;
+        let built =
+            build(root.path(), spill.path(), 2, &Progress::default(), None).unwrap().segment;
+        let racy_after = built.numbers.started_ns - crate::segment::RACY_MARGIN_NS;
         // Made just before the build: all of it may have changed unseen.
         let changes = check(root.path(), &built.dirs, racy_after, 2);
         assert_eq!((changes.dirs.len(), changes.files.len()), (3, 3), "{changes:?}");

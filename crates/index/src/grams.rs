@@ -27,6 +27,7 @@ pub fn gram_id(g: Gram) -> u32 {
 }
 
 /// The gram of a number made by [`gram_id`].
+#[cfg(test)]
 pub fn gram_of(id: u32) -> Gram {
     [(id >> 16) as u8, (id >> 8) as u8, id as u8]
 }
@@ -52,6 +53,7 @@ impl GramSet {
     }
 
     /// Whether the text holds `g`.
+    #[cfg(test)]
     pub fn contains(&self, g: Gram) -> bool {
         let id = gram_id(g);
         self.bits[(id >> 6) as usize] & (1u64 << (id & 63)) != 0

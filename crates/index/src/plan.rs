@@ -135,6 +135,28 @@ pub fn plan(hir: &Hir) -> Query {
     info.query
 }
 
+/// The lines a search selects.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Selects {
+    /// Those its patterns match.
+    Matching,
+    /// Those they do not match (`-v`): any file may hold one.
+    NotMatching,
+}
+
+/// The index's question for a search whose patterns' syntax trees are
+/// `trees` (as the matcher parses them; None when a pattern has none, such
+/// as PCRE-only syntax: every file may match): a query whose candidates
+/// hold every file it selects a line in.
+pub fn question(trees: Option<&[Hir]>, selects: Selects) -> Query {
+    match (selects, trees) {
+        (Selects::Matching, Some(trees)) => {
+            trees.iter().fold(Query::Nothing, |q, hir| q.or(plan(hir)))
+        }
+        (Selects::NotMatching, _) | (_, None) => Query::All,
+    }
+}
+
 fn set_of<I: IntoIterator<Item = Vec<u8>>>(items: I) -> Set {
     items.into_iter().collect()
 }

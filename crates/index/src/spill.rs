@@ -111,11 +111,6 @@ impl RunWriter {
         self.end += self.buf.len() as u64;
         Ok(())
     }
-
-    /// Bytes written so far.
-    pub fn bytes(&self) -> u64 {
-        self.end
-    }
 }
 
 /// A run being read back.
@@ -226,6 +221,7 @@ impl Merge {
     }
 
     /// An empty merge.
+    #[cfg(test)]
     pub fn empty() -> Merge {
         Merge { readers: Vec::new(), heap: BinaryHeap::new(), ids: Vec::new(), failed: false }
     }

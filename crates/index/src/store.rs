@@ -230,12 +230,14 @@ mod tests {
 
     fn publish(store: &Store, dirs: &[segment::Dir]) -> u64 {
         let root = store.root().as_os_str().as_bytes().to_vec();
-        store
-            .publish(|f| {
-                let numbers = segment::Numbers::default();
-                segment::write(f, &root, numbers, b"", dirs, (&[], None), std::iter::empty())
-            })
-            .unwrap()
+        let segment = segment::NewSegment {
+            numbers: segment::Numbers::default(),
+            dirs: dirs.to_vec(),
+            sides: Vec::new(),
+            blobs: crate::spill::Blobs::new(&std::env::temp_dir()).unwrap(),
+            postings: segment::Postings::new(std::iter::empty()),
+        };
+        store.publish(|f| segment::write(f, &root, b"", segment)).unwrap()
     }
 
     fn dir(name: &str) -> segment::Dir<'static> {

@@ -12,18 +12,17 @@
 
 use std::collections::{HashMap, HashSet};
 use std::io;
-use std::iter::Peekable;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use roaring::RoaringBitmap;
 
-use crate::build::{read, Progress, Start, Texts};
+use crate::build::{read, Built, Progress, Start, Unreadable};
 use crate::segment::{
-    child_path, Blob, Dir, EntryType, Numbers, Posting, Refused, Segment, Side, SideRow, EXTRACTED,
+    child_path, Blob, Dir, EntryType, NewSegment, Refused, Segment, Side, SideRow, EXTRACTED,
     FILTERED, STREAM,
 };
-use crate::spill::{Blobs, Merge};
+use crate::texts::Texts;
 
 /// What an update found to do.
 pub enum Outcome<'s> {
@@ -35,28 +34,20 @@ pub enum Outcome<'s> {
     Updated(Box<Updated<'s>>),
 }
 
-/// An updated index, ready to be written (its postings borrow the old
-/// index's bytes).
+/// An updated index, ready to be written (what it keeps borrows the old
+/// index's bytes: its postings, its side rows).
 pub struct Updated<'s> {
-    /// The directories, each with its entries.
-    pub dirs: Vec<Dir<'s>>,
-    /// Every gram's postings, by growing gram.
-    pub postings: Postings<'s>,
+    /// The segment.
+    pub segment: NewSegment<'s>,
     /// Paths that could not be read, and why.
-    pub errors: Vec<(PathBuf, io::Error)>,
-    /// When the update began, the next free entry and stream numbers.
-    pub numbers: Numbers,
-    /// The side rows of the entries kept and of those read again (their
-    /// filters' bits borrowed from the old index or in `blobs`).
-    pub sides: Vec<SideRow<'s>>,
-    /// The bits of the new filters.
-    pub blobs: Blobs,
+    pub errors: Vec<Unreadable>,
     /// Directories read again.
     pub dirs_read: usize,
 }
 
 /// The error of an update: the old index cannot be read, or spilling failed.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum Failed {
     /// The old index is damaged or of another format.
     Refused(Refused),
@@ -73,7 +64,8 @@ impl std::fmt::Display for Failed {
     }
 }
 
-/// Updates the index `old` of `root`.
+impl std::error::Error for Failed {}
+
 /// Updates the index `old` of `root`; `extraction` is the signature of
 /// `texts` (another than the old index's makes a full build).
 pub fn update<'s>(
@@ -143,29 +135,21 @@ pub fn update<'s>(
         known: Some(&known),
         texts,
     };
-    let built = read(root, spill_dir, threads, progress, start).map_err(Failed::Io)?;
+    let Built { segment: read, errors } =
+        read(root, spill_dir, threads, progress, start).map_err(Failed::Io)?;
     let mut dirs: Vec<Dir> =
         old_dirs.into_iter().zip(affected).filter(|(_, a)| !a).map(|(d, _)| d).collect();
     let mut sides = kept_sides(old, &dirs).map_err(Failed::Refused)?;
-    sides.extend(built.sides);
-    dirs.extend(built.dirs);
-    let dirs = reachable(dirs);
-    Ok(Outcome::Updated(Box::new(Updated {
-        dirs,
-        postings: Postings {
-            old: (Box::new(old.all_postings()) as OldPostings<'s>).peekable(),
-            new: built.postings.peekable(),
-        },
-        errors: built.errors,
-        numbers: Numbers {
-            started_ns: built.started_ns,
-            next_id: built.next_id,
-            next_stream: built.next_stream,
-        },
+    sides.extend(read.sides);
+    dirs.extend(read.dirs);
+    let segment = NewSegment {
+        numbers: read.numbers,
+        dirs: reachable(dirs),
         sides,
-        blobs: built.blobs,
-        dirs_read,
-    })))
+        blobs: read.blobs,
+        postings: read.postings.added_to(old),
+    };
+    Ok(Outcome::Updated(Box::new(Updated { segment, errors, dirs_read })))
 }
 
 /// The side rows of `old` that belong to the entries of the directories
@@ -211,59 +195,4 @@ fn reachable(dirs: Vec<Dir>) -> Vec<Dir> {
         }
     }
     dirs.into_iter().zip(seen).filter(|(_, s)| *s).map(|(d, _)| d).collect()
-}
-
-type OldPostings<'s> = Box<dyn Iterator<Item = Result<(u32, &'s [u8], u32), Refused>> + 's>;
-
-/// The old index's postings (copied as they are) merged with the new
-/// numbers' (which all come after the old ones).
-pub struct Postings<'s> {
-    old: Peekable<OldPostings<'s>>,
-    new: Peekable<Merge>,
-}
-
-fn refused(r: Refused) -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidData, format!("the old index: {r}"))
-}
-
-impl<'s> Iterator for Postings<'s> {
-    type Item = io::Result<(u32, Posting<'s>)>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        let old_gram = match self.old.peek() {
-            Some(Ok((g, _, _))) => Some(*g),
-            Some(Err(_)) => {
-                let e = self.old.next().and_then(Result::err)?;
-                return Some(Err(refused(e)));
-            }
-            None => None,
-        };
-        let new_gram = match self.new.peek() {
-            Some(Ok((g, _))) => Some(*g),
-            Some(Err(_)) => return self.new.next().and_then(Result::err).map(Err),
-            None => None,
-        }
-        .map(|g| g as u64);
-        Some(Ok(match (old_gram.map(u64::from), new_gram) {
-            (None, None) => return None,
-            (Some(o), n) if n.is_none_or(|n| o < n) => {
-                let Some(Ok((g, bytes, crc))) = self.old.next() else { return None };
-                (g, Posting::Serialized(bytes, crc))
-            }
-            (o, Some(n)) if o.is_none_or(|o| n < o) => {
-                let Some(Ok((g, bitmap))) = self.new.next() else { return None };
-                (g, Posting::Bitmap(bitmap))
-            }
-            _ => {
-                let Some(Ok((g, bytes, _))) = self.old.next() else { return None };
-                let Some(Ok((_, new))) = self.new.next() else { return None };
-                let mut bitmap = match RoaringBitmap::deserialize_from(bytes) {
-                    Ok(b) => b,
-                    Err(_) => return Some(Err(refused(Refused::Corrupt("postings")))),
-                };
-                bitmap |= new;
-                (g, Posting::Bitmap(bitmap))
-            }
-        }))
-    }
 }

@@ -19,31 +19,25 @@ use std::path::Path;
 
 use roaring::RoaringBitmap;
 
+use trawl_walk::{Descent, FileType};
+
 use crate::fresh::Changes;
-use crate::query::Candidates;
+use crate::query::{Candidates, Members};
 use crate::segment::{child_path_into, Class, Dir, EntryType, Extracted, StatKey, EXTRACTED};
 
-/// A directory to open, and the entries of it to visit.
+/// A directory to open, and the entries of it to visit, as the walk takes
+/// them ([`trawl_walk::ListedDir`], once its path is joined to the
+/// searched directory's).
 #[derive(Debug, Eq, PartialEq)]
 pub struct ListedDir {
     /// Its path below the searched directory ("" for that directory).
     pub rel: Vec<u8>,
     /// Its depth below the searched directory.
     pub depth: usize,
-    /// The entries to visit: name, type (Other: the walk stats it) and,
-    /// for a directory, whether its entries are listed too.
-    pub children: Vec<(CString, EntryType, Descent)>,
-}
-
-/// The members of an archive indexed member by member that a search
-/// reads ([`crate::segment::Extracted::Streams`]): the others cannot match.
-#[derive(Clone, Debug, Eq, PartialEq)]
-pub struct Members {
-    /// How many members with text it has.
-    pub count: u32,
-    /// The places of those that may match, growing (0 for the first member
-    /// a search visits).
-    pub wanted: Vec<u32>,
+    /// The entries to visit: name, type (Unknown: the walk stats it) and,
+    /// for a directory, whether the walk reads it or its entries are
+    /// listed too.
+    pub children: Vec<(CString, FileType, Descent)>,
 }
 
 /// What a search served by an index visits.
@@ -57,15 +51,6 @@ pub struct Planned {
     /// stat key their file has (one whose key has changed since is read
     /// whole).
     pub members: Vec<(StatKey, Members)>,
-}
-
-/// Whether a directory among the entries to visit is listed too.
-#[derive(Clone, Copy, Debug, Eq, PartialEq)]
-pub enum Descent {
-    /// The index has not read it (new, another file system): walk it.
-    Walk,
-    /// Its entries are listed (a [`ListedDir`] of its own).
-    Listed,
 }
 
 /// Which entries a search visits.
@@ -160,7 +145,8 @@ type Present<'n> = (&'n [u8], EntryType, Option<usize>);
 /// Plans the visits of a search of `scope` in the index of `root` (whose
 /// directories are `dirs`), after `changes` were found; `candidates` are
 /// what may match (None: all), `enter` says whether the walk
-/// would enter a directory (by its path below the searched directory),
+/// would enter a directory (by its path below the searched directory and
+/// its depth, 0 for the searched directory),
 /// `named` whether a visit of an entry by that name may do anything (an
 /// entry whose name fails is not visited; a directory the index has not
 /// read is, to be walked).
@@ -170,7 +156,7 @@ pub fn plan<'a>(
     changes: &Changes,
     candidates: Option<&Candidates>,
     scope: Scope<'_>,
-    enter: &mut dyn FnMut(&[u8]) -> bool,
+    enter: &mut dyn FnMut(&[u8], usize) -> bool,
     named: &dyn Fn(&[u8]) -> bool,
 ) -> Option<Planned> {
     // (foldhash: a directory's path is looked up for every subdirectory
@@ -196,7 +182,7 @@ pub fn plan<'a>(
     while let Some((i, depth)) = stack.pop() {
         let dir = &dirs[i];
         let rel = below(&dir.path);
-        if !enter(rel) {
+        if !enter(rel, depth) {
             continue;
         }
         // The walk visits this directory's entries at depth + 1 and
@@ -262,7 +248,7 @@ pub fn plan<'a>(
                         .filter(|(_, e)| e.kind == EntryType::File);
                     let Some((j, e)) = indexed else {
                         counts.changed += 1;
-                        push(&mut children, name, kind, Descent::Walk);
+                        push(&mut children, name, kind, Descent::Walked);
                         continue;
                     };
                     let id = dir.first_id + j as u32;
@@ -310,7 +296,7 @@ pub fn plan<'a>(
                         counts.skipped += 1;
                         continue;
                     }
-                    push(&mut children, name, kind, Descent::Walk);
+                    push(&mut children, name, kind, Descent::Walked);
                 }
                 EntryType::Dir => match listed {
                     Some(sub) => {
@@ -318,17 +304,17 @@ pub fn plan<'a>(
                             stack.push((sub, depth + 1));
                         }
                         if scope.visits == Visits::Everything {
-                            let descent = if descend { Descent::Listed } else { Descent::Walk };
+                            let descent = if descend { Descent::Listed } else { Descent::Walked };
                             push(&mut children, name, kind, descent);
                         }
                     }
                     None => {
                         counts.dirs_walked += 1;
-                        push(&mut children, name, kind, Descent::Walk);
+                        push(&mut children, name, kind, Descent::Walked);
                     }
                 },
                 EntryType::Symlink | EntryType::Other => {
-                    push(&mut children, name, kind, Descent::Walk)
+                    push(&mut children, name, kind, Descent::Walked)
                 }
             }
         }
@@ -343,10 +329,10 @@ pub fn plan<'a>(
 /// Adds an entry to visit, its name as the walk takes it, made in one
 /// allocation (a name read from a directory holds no NUL; one that did
 /// could not be visited, and is left out).
-fn push(children: &mut Vec<(CString, EntryType, Descent)>, name: &[u8], t: EntryType, d: Descent) {
+fn push(children: &mut Vec<(CString, FileType, Descent)>, name: &[u8], t: EntryType, d: Descent) {
     let mut v = Vec::with_capacity(name.len() + 1);
     v.extend_from_slice(name);
     if let Ok(name) = CString::new(v) {
-        children.push((name, t, d));
+        children.push((name, t.for_walk(), d));
     }
 }

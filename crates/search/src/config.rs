@@ -111,6 +111,7 @@ impl SearcherConfig {
 pub const LONG_LINE: usize = 32 * 1024 * 1024;
 
 /// Smallest read: most source files fit whole, so one matcher call covers them.
-/// (trawl-index's first block, whose NUL tells it a file `-I` skips, is
-/// this size: change both together.)
-pub(crate) const READ_SIZE: usize = 256 * 1024;
+/// A NUL in a file's first read makes it binary (GNU grep's rule), so
+/// trawl-index reads this much first too: a file it found binary is one
+/// `-I` skips.
+pub const READ_SIZE: usize = 256 * 1024;

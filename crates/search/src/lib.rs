@@ -57,7 +57,7 @@ mod scan;
 mod sink;
 
 pub use cancel::Cancel;
-pub use config::{BinaryMode, LineTerminator, SearcherConfig, LONG_LINE};
+pub use config::{BinaryMode, LineTerminator, SearcherConfig, LONG_LINE, READ_SIZE};
 pub use encoding::{has_bom, Encoding};
 pub use file::{FileHints, MapParts, SearchOutcome, SearchedAs, ShortRead};
 pub use mapped::MmapChoice;

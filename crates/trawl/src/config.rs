@@ -5,7 +5,7 @@ use std::io::IsTerminal;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 
 use clap::ArgMatches;
-use trawl_index::visit::BinaryFiles;
+use trawl_index::BinaryFiles;
 use trawl_matcher::{AnyMatcher, Engine, LineTerminator, MatcherBuilder, Syntax, Text};
 use trawl_printer::{Colors, OutputMode, PrinterConfig};
 use trawl_search::{BinaryMode, Cancel, MmapChoice, SearcherConfig};
@@ -57,7 +57,7 @@ pub struct Config {
     /// `-d`: what is done with directory operands.
     pub directories: Directories,
     /// The index's question, when an index may serve the search.
-    pub index: Option<crate::indexed::IndexUse>,
+    pub index: Option<trawl_index::ContentSearch>,
 }
 
 /// `--sort`/`--sortr` by something a walk in order cannot give: the files
@@ -529,19 +529,20 @@ impl Config {
                 extractor(limits, &cancel, !flag("no_cache"))
             })
             .transpose()?;
-        // Nor --glob, --type or --no-hidden (they choose by the path below
-        // the operand), nor --files (which reads no file).
-        let unserved = ["no_index", "dereference"];
         let forced_encoding = matches!(searcher.encoding, trawl_search::Encoding::Forced(_));
-        let index = (!sorted
-            && !flag("multiline")
-            && order.is_none()
-            && !forced_encoding
-            && !unserved.iter().any(|id| flag(id))
-            && !gitignore
-            && filter.chosen.is_none()
-            && !list_files
-            && directories == Directories::Recurse)
+        let served = trawl_index::serves(&trawl_index::Search {
+            kind: trawl_index::SearchKind::Contents,
+            no_index: flag("no_index"),
+            ordered: sorted || order.is_some(),
+            follows_links: flag("dereference"),
+            // --glob, --type and --no-hidden choose by the path below the operand.
+            chooses_entries: gitignore || filter.chosen.is_some(),
+            one_file_system: flag("one_file_system"),
+            reads_otherwise: flag("multiline") || forced_encoding,
+            lists_only: list_files,
+            recurses: directories == Directories::Recurse,
+        });
+        let index = served
             // -c and -L print files without a match too: all are read.
             .then(|| {
                 let every = matches!(mode, OutputMode::Count | OutputMode::FilesWithoutMatch);
@@ -552,7 +553,10 @@ impl Config {
                     true => BinaryFiles::Skipped,
                     false => BinaryFiles::Searched,
                 };
-                crate::indexed::IndexUse::find(
+                // Indexes live under trawl's cache directory.
+                let cache = trawl_extract::cache::default_dir()?;
+                trawl_index::ContentSearch::new(
+                    trawl_index::Indexes::in_cache(&cache),
                     Box::new(index_query(invert || every)),
                     extraction,
                     binary_files,

@@ -213,12 +213,17 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
     // An index serves a walk that looks at each entry once, in any order,
     // never following links below the starting points, with nothing
     // pruned.
-    let indexed = !cmd.no_index
-        && cmd.follow != Follow::Always
-        && !cmd.sorted
-        && !cmd.depth_first
-        && !cmd.same_file_system
-        && !cmd.expr.any_action(&|a| matches!(a, Action::Prune));
+    let indexed = trawl_index::serves(&trawl_index::Search {
+        kind: trawl_index::SearchKind::Names,
+        no_index: cmd.no_index,
+        ordered: cmd.sorted || cmd.depth_first,
+        follows_links: cmd.follow == Follow::Always,
+        chooses_entries: cmd.expr.any_action(&|a| matches!(a, Action::Prune)),
+        one_file_system: cmd.same_file_system,
+        reads_otherwise: false,
+        lists_only: false,
+        recurses: true,
+    });
     let report = |msg: &[u8]| {
         let _ = io::stderr().lock().write_all(&[b"trawl: ", msg, b"\n"].concat());
     };

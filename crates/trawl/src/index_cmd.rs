@@ -1,7 +1,10 @@
-//! `trawl index [PATH...]`: builds the index of each tree (`.` by default)
-//! under `$XDG_CACHE_HOME/trawl/index`; `--status` lists the indexes (with
-//! paths: checks each against its tree), `--drop PATH...` removes them. On a terminal a build shows its
-//! progress; through a pipe it is quiet.
+//! `trawl index [PATH...]`: the command line of trawl-index's front door.
+//! Builds or updates the index of each tree (`.` by default; see
+//! trawl_index::Index::refresh), `--status` lists the indexes (with paths:
+//! checks each against its tree), `--drop PATH...` removes them, `--watch`
+//! follows a tree's changes. On a terminal a build shows its progress;
+//! through a pipe it is quiet. The text an index holds besides files'
+//! bytes comes from trawl-extract (Extracting, below).
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -11,10 +14,10 @@ use std::time::{Duration, Instant};
 
 use std::os::unix::ffi::OsStrExt;
 
-use trawl_index::build::{build, Extraction, Progress, StreamKind, TextSink};
-use trawl_index::segment::{Dir, Posting, Segment};
-use trawl_index::store::{all, Store};
-use trawl_index::update::{update, Outcome};
+use trawl_index::{
+    Done, Estimate, Extraction, Index, Indexes, Mode, Note, OpenError, Progress, Refresh,
+    RefreshError, StreamKind, TextSink, WatchError,
+};
 use trawl_search::Cancel;
 
 pub const HELP: &str = "\
@@ -87,8 +90,9 @@ pub fn main(args: Vec<std::ffi::OsString>, cancel: &Cancel) -> ExitCode {
         eprintln!("trawl: index: neither XDG_CACHE_HOME nor HOME is set");
         return ExitCode::from(2);
     };
+    let indexes = Indexes::in_cache(&cache);
     if let (Action::Status, true) = (&action, paths.is_empty()) {
-        return status(&cache);
+        return status(&indexes);
     }
     if paths.is_empty() {
         paths.push(PathBuf::from("."));
@@ -99,20 +103,21 @@ pub fn main(args: Vec<std::ffi::OsString>, cancel: &Cancel) -> ExitCode {
     }
     let mut code = ExitCode::SUCCESS;
     for p in &paths {
-        let store = match std::fs::canonicalize(p).and_then(|root| Store::new(&cache, &root)) {
-            Ok(s) => s,
+        let index = match indexes.of(p) {
+            Ok(index) => index,
             Err(e) => {
                 eprintln!("trawl: {}: {}", p.display(), trawl_diag::io_message(&e));
                 code = ExitCode::from(2);
                 continue;
             }
         };
+        let mode = if full { Mode::Full } else { Mode::Update };
         let ok = match action {
-            Action::Status => freshness(&store, p),
-            Action::Drop => drop_one(&store, p),
-            Action::Build => build_one(&store, p, full, (texts, cancel)),
+            Action::Status => freshness(&index, p),
+            Action::Drop => drop_one(&index, p),
+            Action::Build => refresh_one(&index, p, mode, (texts, cancel)),
             Action::Watch => {
-                build_one(&store, p, full, (texts, cancel)) && watch_one(&store, p, cancel)
+                refresh_one(&index, p, mode, (texts, cancel)) && watch_one(&index, p, cancel)
             }
         };
         if !ok {
@@ -125,159 +130,100 @@ pub fn main(args: Vec<std::ffi::OsString>, cancel: &Cancel) -> ExitCode {
     code
 }
 
-fn status(cache: &Path) -> ExitCode {
-    let indexes = all(cache);
-    if indexes.is_empty() {
-        println!("no index under {}", cache.join("index").display());
+fn status(indexes: &Indexes) -> ExitCode {
+    let kept = indexes.all();
+    if kept.is_empty() {
+        println!("no index under {}", indexes.dir().display());
     }
-    for (dir, root, size) in indexes {
-        let root = root.map_or_else(
+    for k in kept {
+        let root = k.root.map_or_else(
             || "(unreadable)".to_string(),
             |r| String::from_utf8_lossy(&r).into_owned(),
         );
-        println!("{root}\t{:.1} MiB\t{}", size as f64 / 1048576.0, dir.display());
+        println!("{root}\t{:.1} MiB\t{}", k.size as f64 / 1048576.0, k.dir.display());
     }
     ExitCode::SUCCESS
 }
 
-/// The generation of `store` in use, and its number; None (reported)
-/// when there is none or it cannot be read.
-fn current(store: &Store, shown: &Path) -> Option<(Segment, u64)> {
-    match store.current() {
-        Ok(Some(found)) => Some(found),
-        Ok(None) => {
-            eprintln!("trawl: {}: no index", shown.display());
-            None
-        }
-        Err(e) => {
-            eprintln!("trawl: index of {}: {e}", shown.display());
-            None
-        }
+/// Says why the index of `shown` cannot be read.
+fn report_open_error(e: &OpenError, shown: &Path) {
+    match e {
+        OpenError::Missing => eprintln!("trawl: {}: no index", shown.display()),
+        e => eprintln!("trawl: index of {}: {e}", shown.display()),
     }
 }
 
-/// The directories of `segment`; None (reported) when it is damaged.
-fn dirs_of<'s>(segment: &'s Segment, shown: &Path) -> Option<Vec<Dir<'s>>> {
-    segment.dirs().map_err(|e| eprintln!("trawl: index of {}: {e}", shown.display())).ok()
-}
-
 /// Checks the index of `shown` against the tree, and says what changed.
-fn freshness(store: &Store, shown: &Path) -> bool {
-    let Some((segment, _)) = current(store, shown) else { return false };
-    let racy_after = segment.racy_after();
-    let Some(dirs) = dirs_of(&segment, shown) else { return false };
+fn freshness(index: &Index, shown: &Path) -> bool {
     let start = Instant::now();
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let changes = trawl_index::fresh::check(store.root(), &dirs, racy_after, threads);
-    let files: usize = dirs.iter().map(|d| d.entries.len()).sum();
-    let verdict = if changes.is_empty() {
+    let checked = match index.check(trawl_walk::cpus()) {
+        Ok(checked) => checked,
+        Err(e) => {
+            report_open_error(&e, shown);
+            return false;
+        }
+    };
+    let verdict = if checked.up_to_date() {
         "up to date".to_string()
     } else {
         let n =
             |k: usize, one: &str, many: &str| format!("{k} {}", if k == 1 { one } else { many });
         format!(
             "{} and {} changed",
-            n(changes.dirs.len(), "directory", "directories"),
-            n(changes.files.len(), "file", "files")
+            n(checked.dirs_changed, "directory", "directories"),
+            n(checked.files_changed, "file", "files")
         )
     };
     println!(
-        "{}: {verdict} ({} directories, {files} entries checked in {:.1} ms)",
+        "{}: {verdict} ({} directories, {} entries checked in {:.1} ms)",
         shown.display(),
-        dirs.len(),
+        checked.dirs,
+        checked.entries,
         start.elapsed().as_secs_f64() * 1000.0
     );
     true
 }
 
-/// Watches the tree of `store` (see trawl_index::watch) until
-/// interrupted, following the index to its new generations.
-fn watch_one(store: &Store, shown: &Path, cancel: &Cancel) -> bool {
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
-    loop {
-        let Some((segment, generation)) = current(store, shown) else { return false };
-        let Some(dirs) = dirs_of(&segment, shown) else { return false };
-        let mut ready = |n: usize| {
-            if std::io::stderr().is_terminal() {
-                eprintln!(
-                    "trawl: watching {n} directories of {} (searches ask this process; ^C stops)",
-                    shown.display()
-                );
-            }
-        };
-        let served = trawl_index::watch::serve(
-            store.root(),
-            store.dir(),
-            (generation, &dirs, segment.racy_after()),
-            threads,
-            &|| store.current_generation(),
-            &|| cancel.is_cancelled(),
-            &mut ready,
-        );
-        match served {
-            Ok(trawl_index::watch::Ended::Stopped) => return true,
-            Ok(trawl_index::watch::Ended::NewGeneration) => continue,
-            Err(e) => {
-                eprintln!("trawl: watching {}: {}", shown.display(), trawl_diag::io_message(&e));
-                return false;
-            }
+/// Watches the tree of `index` (see trawl_index::Index::watch) until
+/// interrupted.
+fn watch_one(index: &Index, shown: &Path, cancel: &Cancel) -> bool {
+    let mut ready = |n: usize| {
+        if std::io::stderr().is_terminal() {
+            eprintln!(
+                "trawl: watching {n} directories of {} (searches ask this process; ^C stops)",
+                shown.display()
+            );
+        }
+    };
+    match index.watch(trawl_walk::cpus(), &|| cancel.is_cancelled(), &mut ready) {
+        Ok(()) => true,
+        Err(WatchError::Open(e)) => {
+            report_open_error(&e, shown);
+            false
+        }
+        Err(e) => {
+            let msg = match &e {
+                WatchError::Io(io) => trawl_diag::io_message(io),
+                e => e.to_string(),
+            };
+            eprintln!("trawl: watching {}: {msg}", shown.display());
+            false
         }
     }
 }
 
-fn drop_one(store: &Store, shown: &Path) -> bool {
-    match store.drop_index() {
+fn drop_one(index: &Index, shown: &Path) -> bool {
+    match index.remove() {
         Ok(true) => true,
         Ok(false) => {
             eprintln!("trawl: {}: no index", shown.display());
             false
         }
         Err(e) => {
-            eprintln!("trawl: {}: {}", store.dir().display(), trawl_diag::io_message(&e));
+            eprintln!("trawl: {}: {}", index.dir().display(), trawl_diag::io_message(&e));
             false
         }
     }
-}
-
-/// How many bytes a build will read, for its progress's ETA.
-enum Total<'a> {
-    /// Not known (an update reads only what changed).
-    Unknown,
-    /// The files' sizes in the index built before.
-    Known(u64),
-    /// Counted while the build runs (the sizes of the regular files under
-    /// this root, on its file system), when its progress is shown.
-    Count(&'a Path),
-}
-
-/// The sizes of the regular files an index lists.
-fn indexed_bytes(segment: &Segment) -> Option<u64> {
-    let dirs = segment.dirs().ok()?;
-    let files = dirs.iter().flat_map(|d| d.entries.iter());
-    Some(
-        files.filter(|e| e.kind == trawl_index::segment::EntryType::File).map(|e| e.key.size).sum(),
-    )
-}
-
-/// The sizes of the regular files under `root`, not following links nor
-/// leaving its file system (what a build reads).
-fn count_bytes(root: &Path) -> u64 {
-    use std::os::unix::fs::MetadataExt;
-    let Ok(top) = std::fs::symlink_metadata(root) else { return 0 };
-    let (mut total, mut stack) = (0, vec![root.to_path_buf()]);
-    while let Some(dir) = stack.pop() {
-        let Ok(list) = std::fs::read_dir(&dir) else { continue };
-        for e in list.flatten() {
-            match e.file_type() {
-                Ok(t) if t.is_dir() && e.metadata().is_ok_and(|m| m.dev() == top.dev()) => {
-                    stack.push(e.path());
-                }
-                Ok(t) if t.is_file() => total += e.metadata().map_or(0, |m| m.len()),
-                _ => {}
-            }
-        }
-    }
-    total
 }
 
 /// The progress line: files, directories, bytes read (of how many, when
@@ -303,78 +249,59 @@ fn progress_message(p: &Progress, total: Option<u64>, elapsed: Duration) -> Stri
     msg
 }
 
-/// Shows a build's progress on a terminal (files, directories, bytes,
-/// rate, ETA when the total is known) while `work` runs; nothing through
-/// a pipe.
+/// Shows a refresh's progress on a terminal (files, directories, bytes,
+/// rate, and the time left once the total is known) while `work` runs;
+/// nothing through a pipe. `work` is given how to say something meanwhile
+/// (above the progress line).
 fn with_progress<T>(
     start: Instant,
     progress: &Progress,
-    total: Total<'_>,
-    work: impl FnOnce() -> T,
+    work: impl FnOnce(&dyn Fn(&str)) -> T,
 ) -> T {
     let done = std::sync::atomic::AtomicBool::new(false);
-    let terminal = std::io::stderr().is_terminal();
-    // The total, once known (u64::MAX: not yet).
-    let known = std::sync::atomic::AtomicU64::new(match total {
-        Total::Known(n) => n,
-        _ => u64::MAX,
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let bar = indicatif::ProgressBar::new_spinner();
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
+        );
+        bar
     });
     std::thread::scope(|s| {
-        if let (Total::Count(root), true) = (total, terminal) {
-            let known = &known;
-            s.spawn(move || known.store(count_bytes(root), Ordering::Relaxed));
-        }
-        let shown_progress = terminal.then(|| {
-            s.spawn(|| {
-                let bar = indicatif::ProgressBar::new_spinner();
-                bar.set_style(
-                    indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}")
-                        .unwrap_or_else(|_| indicatif::ProgressStyle::default_spinner()),
-                );
+        let shown = bar.clone().map(|bar| {
+            let done = &done;
+            s.spawn(move || {
                 while !done.load(Ordering::Relaxed) {
-                    let total = Some(known.load(Ordering::Relaxed)).filter(|&n| n != u64::MAX);
-                    bar.set_message(progress_message(progress, total, start.elapsed()));
+                    bar.set_message(progress_message(progress, progress.total(), start.elapsed()));
                     bar.tick();
                     std::thread::sleep(Duration::from_millis(100));
                 }
                 bar.finish_and_clear();
             })
         });
-        let out = work();
+        let say = |msg: &str| match &bar {
+            Some(bar) => bar.suspend(|| eprintln!("{msg}")),
+            None => eprintln!("{msg}"),
+        };
+        let out = work(&say);
         done.store(true, Ordering::Relaxed);
-        if let Some(thread) = shown_progress {
+        if let Some(thread) = shown {
             let _ = thread.join();
         }
         out
     })
 }
 
-/// Builds the index of `store`'s root, or updates the one there is
-/// (reading only what changed) unless `full`.
-fn build_one(store: &Store, shown: &Path, full: bool, (texts, cancel): (Texts, &Cancel)) -> bool {
+/// Builds the index of `index`'s root, or updates the one there is
+/// (reading only what changed) unless `mode` says to build anew.
+fn refresh_one(index: &Index, shown: &Path, mode: Mode, (texts, cancel): (Texts, &Cancel)) -> bool {
     let start = Instant::now();
-    // The postings are spilled beside the index, never in the tree.
-    if let Err(e) = std::fs::create_dir_all(store.dir()) {
-        eprintln!("trawl: {}: {}", store.dir().display(), trawl_diag::io_message(&e));
-        return false;
-    }
-    let progress = Progress::default();
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let root = store.root().as_os_str().as_bytes();
-    let old = if full { Ok(None) } else { store.current() };
-    let old = match old {
-        Ok(old) => old,
-        Err(e) => {
-            eprintln!("trawl: warning: index of {}: {e}; built anew", shown.display());
-            None
-        }
-    };
     // The extraction the index holds text of: as asked, or as it was.
     let documents = match texts {
-        Texts::Kept => old.as_ref().and_then(|(s, _)| {
-            let sig = s.extraction();
-            (!sig.is_empty()).then(|| trawl_extract::Extractor::signature_reads_documents(sig))
-        }),
+        Texts::Kept if mode == Mode::Update => {
+            index.extraction().map(|sig| trawl_extract::Extractor::signature_reads_documents(&sig))
+        }
+        Texts::Kept => None,
         Texts::Zip => Some(false),
         Texts::Docs => Some(true),
     };
@@ -392,114 +319,57 @@ fn build_one(store: &Store, shown: &Path, full: bool, (texts, cancel): (Texts, &
         None => None,
     };
     let signature = extractor.as_ref().map(|e| e.0.signature()).unwrap_or_default();
-    let source = extractor.as_ref().map(|e| e as &dyn trawl_index::build::Texts);
-    if let Some((segment, _)) = &old {
-        let outcome = with_progress(start, &progress, Total::Unknown, || {
-            update(store.root(), segment, store.dir(), threads, &progress, (source, &signature))
-        });
-        match outcome {
-            Ok(Outcome::UpToDate) => {
-                if std::io::stderr().is_terminal() {
-                    eprintln!("trawl: index of {}: up to date", shown.display());
-                }
-                return true;
-            }
-            Ok(Outcome::Rebuild) => {}
-            Ok(Outcome::Updated(updated)) => {
-                report_errors(&updated.errors);
-                let mut postings = Some(updated.postings);
-                let published = store.publish(|file| {
-                    let postings = postings.take().into_iter().flatten();
-                    trawl_index::segment::write(
-                        file,
-                        root,
-                        updated.numbers,
-                        &signature,
-                        &updated.dirs,
-                        (&updated.sides, Some(&updated.blobs)),
-                        postings,
-                    )
-                });
-                let what = format!("updated ({} directories read again)", updated.dirs_read);
-                return published_or_not(published, shown, &what, (start, &progress))
-                    && updated.errors.is_empty();
-            }
-            Err(e) => {
-                eprintln!("trawl: warning: index of {}: {e}; built anew", shown.display());
-            }
-        }
-    }
-    // What a build reads: as much as the index before it read, or counted.
-    let before = match &old {
-        Some((segment, _)) => indexed_bytes(segment),
-        None => store.current().ok().flatten().and_then(|(segment, _)| indexed_bytes(&segment)),
+    let progress = Progress::default();
+    let terminal = std::io::stderr().is_terminal();
+    let how = Refresh {
+        mode,
+        texts: extractor.as_ref().map(|e| (e as &dyn trawl_index::Texts, &signature[..])),
+        threads: trawl_walk::cpus(),
+        progress: &progress,
+        estimate: if terminal { Estimate::Count } else { Estimate::Skip },
     };
-    let total = before.map_or(Total::Count(store.root()), Total::Known);
-    let built = with_progress(start, &progress, total, || {
-        build(store.root(), store.dir(), threads, &progress, source)
+    let mut unreadable = 0;
+    let refreshed = with_progress(start, &progress, |say| {
+        index.refresh(how, &mut |note| match note {
+            Note::Anew(why) => {
+                say(&format!("trawl: warning: index of {}: {why}; built anew", shown.display()))
+            }
+            Note::Unreadable(u) => {
+                unreadable += 1;
+                say(&format!("trawl: {}: {}", u.path.display(), trawl_diag::io_message(&u.error)));
+            }
+        })
     });
-    let built = match built {
-        Ok(b) => b,
+    let what = match refreshed {
+        Ok(Done::UpToDate) => {
+            if terminal {
+                eprintln!("trawl: index of {}: up to date", shown.display());
+            }
+            return true;
+        }
+        Ok(Done::Updated { dirs_read }) => format!("updated ({dirs_read} directories read again)"),
+        Ok(Done::Built) => "indexed".to_string(),
+        Err(RefreshError::Dir(e)) => {
+            eprintln!("trawl: {}: {}", index.dir().display(), trawl_diag::io_message(&e));
+            return false;
+        }
         Err(e) => {
-            eprintln!("trawl: index of {}: {}", shown.display(), trawl_diag::io_message(&e));
+            let msg = trawl_diag::io_message(e.io_error());
+            eprintln!("trawl: index of {}: {msg}", shown.display());
             return false;
         }
     };
-    report_errors(&built.errors);
-    let mut postings = Some(built.postings);
-    let published = store.publish(|file| {
-        let postings =
-            postings.take().into_iter().flatten().map(|r| r.map(|(g, b)| (g, Posting::Bitmap(b))));
-        let numbers = trawl_index::segment::Numbers {
-            started_ns: built.started_ns,
-            next_id: built.next_id,
-            next_stream: built.next_stream,
-        };
-        trawl_index::segment::write(
-            file,
-            root,
-            numbers,
-            &signature,
-            &built.dirs,
-            (&built.sides, Some(&built.blobs)),
-            postings,
-        )
-    });
-    published_or_not(published, shown, "indexed", (start, &progress)) && built.errors.is_empty()
-}
-
-fn report_errors(errors: &[(PathBuf, std::io::Error)]) {
-    for (path, e) in errors {
-        eprintln!("trawl: {}: {}", path.display(), trawl_diag::io_message(e));
+    if terminal {
+        eprintln!(
+            "trawl: {what} {}: {} files, {} directories, {:.1} MB read, in {:.1} s",
+            shown.display(),
+            progress.files.load(Ordering::Relaxed),
+            progress.dirs.load(Ordering::Relaxed),
+            progress.bytes.load(Ordering::Relaxed) as f64 / 1e6,
+            start.elapsed().as_secs_f64()
+        );
     }
-}
-
-/// Reports how publishing went (on a terminal, what was done).
-fn published_or_not(
-    published: std::io::Result<u64>,
-    shown: &Path,
-    what: &str,
-    (start, progress): (Instant, &Progress),
-) -> bool {
-    match published {
-        Ok(_) => {
-            if std::io::stderr().is_terminal() {
-                eprintln!(
-                    "trawl: {what} {}: {} files, {} directories, {:.1} MB read, in {:.1} s",
-                    shown.display(),
-                    progress.files.load(Ordering::Relaxed),
-                    progress.dirs.load(Ordering::Relaxed),
-                    progress.bytes.load(Ordering::Relaxed) as f64 / 1e6,
-                    start.elapsed().as_secs_f64()
-                );
-            }
-            true
-        }
-        Err(e) => {
-            eprintln!("trawl: index of {}: {}", shown.display(), trawl_diag::io_message(&e));
-            false
-        }
-    }
+    unreadable == 0
 }
 
 impl Texts {
@@ -520,7 +390,7 @@ impl Texts {
 /// reads only the members that may match.
 struct Extracting(trawl_extract::Extractor);
 
-impl trawl_index::build::Texts for Extracting {
+impl trawl_index::Texts for Extracting {
     fn texts(
         &self,
         path: &Path,
@@ -609,16 +479,5 @@ mod tests {
             progress_message(&p, Some(10), two),
             "120 files, 7 dirs, 0 MB of 0 MB at 0 MB/s"
         );
-    }
-
-    #[test]
-    fn the_bytes_a_build_reads_are_counted_on_its_file_system_without_links() {
-        let t = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(t.path().join("a/b")).unwrap();
-        std::fs::write(t.path().join("a/one"), [0u8; 1000]).unwrap();
-        std::fs::write(t.path().join("a/b/two"), [0u8; 234]).unwrap();
-        std::os::unix::fs::symlink("one", t.path().join("a/link")).unwrap();
-        std::os::unix::fs::symlink("a", t.path().join("dirlink")).unwrap();
-        assert_eq!(count_bytes(t.path()), 1234);
     }
 }

@@ -12,7 +12,7 @@ use crate::fds::{self, DirFd};
 use crate::ignore_files::{IgnoreStack, Unusable};
 use crate::name::Name;
 use crate::{
-    fstat, fstatat, reads_to_the_end, Descent, Entry, FileType, Opening, Root, Visitor,
+    fstat, fstatat, reads_to_the_end, Descent, DirRead, Entry, FileType, Opening, Root, Visitor,
     WalkBuilder, WalkError, WalkErrorKind, WalkState,
 };
 
@@ -53,6 +53,9 @@ pub(crate) struct OpenDir {
     /// A short read of a regular file here means its end (see
     /// [`reads_to_the_end`]).
     pub(crate) short_read_is_end: bool,
+    /// Its metadata, read (fstat) after it was opened and before it was
+    /// read, when the walk reads it (links followed, one file system).
+    pub(crate) stat: Option<Box<libc::stat>>,
 }
 
 impl OpenDir {
@@ -267,6 +270,7 @@ impl<'w> DirReader<'w> {
         let parent = task.parent.as_deref();
         let mut ancestors = None;
         let mut root_dev = parent.and_then(|p| p.root_dev);
+        let mut stat = None;
         if c.follow_links || c.same_file_system {
             let st = match fstat(fd.as_raw_fd()) {
                 Ok(st) => st,
@@ -293,6 +297,7 @@ impl<'w> DirReader<'w> {
                 let path = if task.path.is_empty() { b".".to_vec() } else { task.path.clone() };
                 ancestors = Some(Arc::new(Ancestor { dev, ino, path, parent: up }));
             }
+            stat = Some(Box::new(st));
         }
         let ignore = if c.ignore_files {
             let mut unused = Vec::new();
@@ -341,6 +346,7 @@ impl<'w> DirReader<'w> {
             outstanding: AtomicUsize::new(1),
             post,
             short_read_is_end,
+            stat,
         })
     }
 
@@ -436,9 +442,17 @@ impl<'w> DirReader<'w> {
             });
         }
         if result.is_err() {
-            WalkState::Quit
-        } else {
-            WalkState::Continue
+            return WalkState::Quit;
+        }
+        let read =
+            DirRead { path: &dir.path, depth: dir.depth, stat: dir.stat.as_deref(), children: out };
+        match v.dir_read(&read) {
+            WalkState::Continue => WalkState::Continue,
+            WalkState::Skip => {
+                out.clear();
+                WalkState::Continue
+            }
+            WalkState::Quit => WalkState::Quit,
         }
     }
 
@@ -479,6 +493,7 @@ impl<'w> DirReader<'w> {
                 outstanding: AtomicUsize::new(1),
                 post: None,
                 short_read_is_end: false,
+                stat: None,
             };
             return (WalkState::Continue, Some(dir));
         }

@@ -81,6 +81,13 @@ pub trait Visitor: Send {
     /// Called for an entry that could not be read, or a directory loop.
     fn error(&mut self, err: WalkError) -> WalkState;
 
+    /// Called for each directory the walk reads (not a listed one: see
+    /// [`WalkBuilder::add_listed`]) once it was read and before any of its
+    /// entries is visited, with all of them; Skip visits none of them.
+    fn dir_read(&mut self, _dir: &DirRead<'_>) -> WalkState {
+        WalkState::Continue
+    }
+
     /// With [`WalkBuilder::post_order`]: called for each directory after
     /// everything below it (or at once if it is not descended into).
     fn visit_dir_end(&mut self, _entry: &Entry<'_>) -> WalkState {
@@ -279,6 +286,43 @@ impl<'a> Entry<'a> {
     }
 }
 
+/// A directory the walk has just read, before any of its entries is
+/// visited (see [`Visitor::dir_read`]).
+pub struct DirRead<'a> {
+    path: &'a [u8],
+    depth: usize,
+    stat: Option<&'a libc::stat>,
+    children: &'a [Child],
+}
+
+impl DirRead<'_> {
+    /// Its path as printed, which its entries' paths continue ("" for
+    /// an implicit `.`, whose entries are printed as bare names).
+    pub fn path(&self) -> &[u8] {
+        self.path
+    }
+
+    /// 0 for a root, 1 for its subdirectories, and so on.
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// Its metadata as it was before it was read (fstat of the open
+    /// directory, so a change made while it was read shows in its stamps
+    /// later), when the walk reads it: it stays on one file system
+    /// ([`WalkBuilder::same_file_system`]) or follows links.
+    pub fn metadata(&self) -> Option<&libc::stat> {
+        self.stat
+    }
+
+    /// Its entries, in the order read: name and type (as they will be
+    /// visited; an entry whose type could not be told is not among them:
+    /// its error was reported).
+    pub fn entries(&self) -> impl ExactSizeIterator<Item = (&[u8], FileType)> + '_ {
+        self.children.iter().map(|c| (c.name.to_bytes(), c.file_type))
+    }
+}
+
 /// An error met during the walk, with the path it concerns.
 #[derive(Debug)]
 pub struct WalkError {
@@ -322,6 +366,11 @@ impl WalkError {
     /// What went wrong.
     pub fn kind(&self) -> &WalkErrorKind {
         &self.kind
+    }
+
+    /// What went wrong, taken (to keep an I/O error, say).
+    pub fn into_kind(self) -> WalkErrorKind {
+        self.kind
     }
 }
 

@@ -327,3 +327,70 @@ fn a_listing_longer_than_one_read_is_read_whole_on_tmpfs() {
 fn a_listing_longer_than_one_read_is_read_whole_in_the_temporary_directory() {
     long_listing_is_read_whole_in(&std::env::temp_dir());
 }
+
+/// A directory as read: its path, its inode (when the walk stat'd it),
+/// its entries' names.
+type Listing = (Vec<u8>, Option<u64>, BTreeSet<Vec<u8>>);
+
+/// Records each directory as read (its stamps and entries) and checks
+/// that every entry visited was among its directory's entries before.
+#[derive(Default)]
+struct Listings {
+    read: Vec<Listing>,
+    visited: Vec<Vec<u8>>,
+}
+
+impl Visitor for Listings {
+    fn dir_read(&mut self, dir: &trawl_walk::DirRead<'_>) -> WalkState {
+        let names = dir.entries().map(|(name, _)| name.to_vec()).collect();
+        self.read.push((dir.path().to_vec(), dir.metadata().map(|st| st.st_ino), names));
+        // The wide directory's entries are not visited.
+        match dir.path().ends_with(b"wide") {
+            true => WalkState::Skip,
+            false => WalkState::Continue,
+        }
+    }
+    fn visit(&mut self, e: &Entry<'_>) -> WalkState {
+        self.visited.push(e.path().to_vec());
+        WalkState::Continue
+    }
+    fn error(&mut self, err: WalkError) -> WalkState {
+        panic!("{err}")
+    }
+}
+
+#[test]
+fn each_directory_read_is_seen_whole_with_its_metadata_before_its_entries_are_visited() {
+    let tmp = tempfile::tempdir().unwrap();
+    make_tree(tmp.path());
+    for (threads, one_fs) in [(1, true), (3, true), (2, false)] {
+        let mut w = WalkBuilder::new();
+        w.add_root_displayed(tmp.path().as_os_str().as_bytes(), b"r")
+            .threads(threads)
+            .same_file_system(one_fs);
+        let visitors = w.run(|_| Listings::default());
+        let read: Vec<_> = visitors.iter().flat_map(|v| v.read.iter()).collect();
+        let visited: BTreeSet<&Vec<u8>> = visitors.iter().flat_map(|v| &v.visited).collect();
+        // Every directory but none below the wide one (it has none).
+        assert_eq!(read.len(), 1 + 7 * 3 + 1, "{threads} threads");
+        let mut entries = 0;
+        for (path, ino, names) in read {
+            let on_disk =
+                tmp.path().join(std::str::from_utf8(&path[1..]).unwrap().trim_start_matches('/'));
+            let want: BTreeSet<Vec<u8>> = fs::read_dir(&on_disk)
+                .unwrap()
+                .map(|e| e.unwrap().file_name().as_bytes().to_vec())
+                .collect();
+            assert_eq!(names, &want, "{}", String::from_utf8_lossy(path));
+            use std::os::unix::fs::MetadataExt;
+            let ino_now = fs::metadata(&on_disk).unwrap().ino();
+            assert_eq!(*ino, one_fs.then_some(ino_now), "metadata only when the walk stats");
+            for name in names {
+                let shown = [&path[..], b"/", name].concat();
+                assert_eq!(visited.contains(&shown), !path.ends_with(b"wide"));
+                entries += 1;
+            }
+        }
+        assert_eq!(visited.len() + 2000, entries + 1, "the root, and nothing not listed");
+    }
+}
