@@ -9,8 +9,32 @@ use std::process::ExitCode;
 use trawl_extract::cache::{default_dir, Cache, DEFAULT_LIMIT};
 
 pub fn main(args: Vec<std::ffi::OsString>) -> ExitCode {
-    let words: Vec<String> = args.iter().map(|a| a.to_string_lossy().into_owned()).collect();
-    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    let argv = std::iter::once(std::ffi::OsString::from("cache")).chain(args);
+    let m = match crate::flags::subcommands::cache().try_get_matches_from(argv) {
+        Ok(m) => m,
+        Err(e) if e.use_stderr() => {
+            use clap::error::{ContextKind, ContextValue};
+            let given = match (e.get(ContextKind::InvalidValue), e.get(ContextKind::InvalidArg)) {
+                (Some(ContextValue::String(v)), _) | (None, Some(ContextValue::String(v))) => {
+                    v.clone()
+                }
+                _ => e.to_string().lines().next().unwrap_or_default().to_string(),
+            };
+            eprintln!(
+                "trawl: cache: unknown command '{given}' (show, clear, clear --failures, failures)"
+            );
+            return ExitCode::from(2);
+        }
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+    };
+    let action = m.get_one::<String>("action").map_or("show", String::as_str);
+    let words: Vec<&str> = match m.get_flag("failures") {
+        true => vec![action, "--failures"],
+        false => vec![action],
+    };
     let Some(dir) = default_dir() else {
         eprintln!("trawl: cache: neither XDG_CACHE_HOME nor HOME is set");
         return ExitCode::from(2);
@@ -28,7 +52,7 @@ pub fn main(args: Vec<std::ffi::OsString>) -> ExitCode {
         }
     };
     let result = match words[..] {
-        [] | ["show"] => cache.stats().map(|(entries, failed, bytes)| {
+        ["show"] => cache.stats().map(|(entries, failed, bytes)| {
             println!("{}", cache.path().display());
             println!(
                 "{entries} entries ({failed} failures remembered), {:.1} MiB stored",

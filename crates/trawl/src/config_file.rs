@@ -125,10 +125,10 @@ impl ConfigFile {
             let argv: Vec<OsString> = std::iter::once(OsString::from("trawl"))
                 .chain(self.lines[..n].iter().map(|l| l.arg.clone()))
                 .collect();
-            let argv = crate::args::preprocess(argv, cmd);
+            let argv = crate::flags::command::preprocess(argv, cmd);
             cmd.clone().try_get_matches_from(&argv).map_err(|e| (e, argv))
         };
-        let operand = |m: &clap::ArgMatches| m.contains_id("pattern_or_path");
+        let operand = |m: &clap::ArgMatches| m.contains_id(crate::flags::command::OPERANDS);
         match parse(self.lines.len()) {
             Ok(m) if operand(&m) => {
                 // The line that makes the first prefix of the file hold an
@@ -157,7 +157,7 @@ impl ConfigFile {
                     }
                     _ => ok,
                 };
-                let message = crate::usage::message(&e, &argv);
+                let message = crate::flags::usage::message(&e, &argv);
                 let first = message.lines().next().unwrap_or_default();
                 Err(self.blame(&self.lines[at], first))
             }

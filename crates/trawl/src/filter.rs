@@ -7,12 +7,10 @@
 
 use std::os::unix::ffi::OsStrExt;
 
-use clap::ArgMatches;
 use trawl_select::glob::Glob;
-use trawl_select::rules::{Choice, EntryKind, Rules};
+use trawl_select::rules::{Choice, EntryKind, Rules, RulesBuilder};
 
-use crate::args::os_values;
-use crate::config::rules_builder;
+use crate::flags::low::{LowArgs, NameRule};
 
 /// How a path came to be looked at: what its globs are matched against.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
@@ -97,45 +95,50 @@ impl NamePattern {
 }
 
 impl Filter {
-    pub fn new(m: &ArgMatches) -> Result<Filter, String> {
+    /// The filter of `low`'s options, with the bytes of its
+    /// `--exclude-from` files (in order) and its `--glob`/`--type` rules.
+    pub fn new(
+        low: &LowArgs,
+        exclude_from: &[Vec<u8>],
+        chosen: RulesBuilder,
+    ) -> Result<Filter, String> {
         // GNU grep's rule: the last matching option wins, in command-line
         // order, whichever kind it is.
-        let mut rules: Vec<(usize, bool, NamePattern)> = Vec::new();
-        for (id, include) in [("include", true), ("exclude", false)] {
-            let indices = m.indices_of(id).map(Iterator::collect::<Vec<_>>).unwrap_or_default();
-            for (g, at) in os_values(m, id).iter().zip(indices) {
-                rules.push((at, include, glob(g.as_bytes())?));
+        let mut rules: Vec<(bool, NamePattern)> = Vec::new();
+        let mut files = exclude_from.iter();
+        for rule in &low.name_rules {
+            match rule {
+                NameRule::Include(g) => rules.push((true, glob(g.as_bytes())?)),
+                NameRule::Exclude(g) => rules.push((false, glob(g.as_bytes())?)),
+                // --exclude-from=FILE: its globs, one per line, where the
+                // option is.
+                NameRule::ExcludeFrom(_) => {
+                    let text = files.next().map_or(&[][..], Vec::as_slice);
+                    // gnulib's add_exclude_fp: trailing white space (a CR,
+                    // blanks) is not part of a pattern, and blank lines hold
+                    // none.
+                    let c_space = |b: &u8| b.is_ascii_whitespace() || *b == 0x0b;
+                    let patterns = text.split(|&b| b == b'\n').map(|l| {
+                        let end = l.iter().rposition(|b| !c_space(b)).map_or(0, |i| i + 1);
+                        &l[..end]
+                    });
+                    for line in patterns.filter(|l| !l.is_empty()) {
+                        rules.push((false, glob(line)?));
+                    }
+                }
             }
         }
-        // --exclude-from=FILE: its globs, one per line, where the option is.
-        let indices =
-            m.indices_of("exclude_from").map(Iterator::collect::<Vec<_>>).unwrap_or_default();
-        for (file, at) in os_values(m, "exclude_from").iter().zip(indices) {
-            let text = std::fs::read(file).map_err(|e| {
-                format!("{}: {}", file.to_string_lossy(), trawl_diag::io_message(&e))
-            })?;
-            // gnulib's add_exclude_fp: trailing white space (a CR, blanks)
-            // is not part of a pattern, and blank lines hold none.
-            let c_space = |b: &u8| b.is_ascii_whitespace() || *b == 0x0b;
-            let patterns = text.split(|&b| b == b'\n').map(|l| {
-                let end = l.iter().rposition(|b| !c_space(b)).map_or(0, |i| i + 1);
-                &l[..end]
-            });
-            for line in patterns.filter(|l| !l.is_empty()) {
-                rules.push((at, false, glob(line)?));
-            }
-        }
-        rules.sort_by_key(|r| r.0);
         // `--exclude-dir=dir/` names the directory `dir`.
-        let exclude_dir = os_values(m, "exclude_dir")
+        let exclude_dir = low
+            .exclude_dir
             .iter()
             .map(|g| glob(trimmed(g.as_bytes())))
             .collect::<Result<_, _>>()?;
         Ok(Filter {
-            rules: rules.into_iter().map(|(_, inc, g)| (inc, g)).collect(),
+            rules,
             exclude_dir,
-            chosen: rules_builder(m)?.build()?.map(std::sync::Arc::new),
-            max_filesize: m.get_one::<u64>("max_filesize").copied(),
+            chosen: chosen.build()?.map(std::sync::Arc::new),
+            max_filesize: low.max_filesize,
         })
     }
 

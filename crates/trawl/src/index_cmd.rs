@@ -53,6 +53,7 @@ enum Texts {
     Docs,
 }
 
+#[derive(Clone, Copy)]
 enum Action {
     Build,
     Watch,
@@ -61,31 +62,41 @@ enum Action {
 }
 
 pub fn main(args: Vec<std::ffi::OsString>, cancel: &Cancel) -> ExitCode {
-    let mut action = Action::Build;
-    let mut full = false;
-    let mut texts = Texts::Kept;
-    let mut paths = Vec::new();
-    for a in args {
-        match a.to_str() {
-            Some("--status") => action = Action::Status,
-            Some("--drop") => action = Action::Drop,
-            Some("--watch") => action = Action::Watch,
-            Some("--full") => full = true,
-            Some("--search-zip" | "--zip") => texts = texts.max_with(Texts::Zip),
-            Some("--docs") => texts = Texts::Docs,
-            Some("--help" | "-h") => {
-                print!("{HELP}");
-                return ExitCode::SUCCESS;
-            }
-            Some(s) if s.starts_with('-') && s != "-" => {
-                eprintln!(
-                    "trawl: index: unknown option '{s}' (--status, --drop, --watch, --full, --search-zip, --docs)"
-                );
-                return ExitCode::from(2);
-            }
-            _ => paths.push(PathBuf::from(a)),
+    let argv = std::iter::once(std::ffi::OsString::from("index")).chain(args);
+    let m = match crate::flags::subcommands::index().try_get_matches_from(argv) {
+        Ok(m) => m,
+        Err(e) if e.use_stderr() => {
+            let given = match e.get(clap::error::ContextKind::InvalidArg) {
+                Some(clap::error::ContextValue::String(s)) => s.clone(),
+                _ => e.to_string().lines().next().unwrap_or_default().to_string(),
+            };
+            eprintln!(
+                "trawl: index: unknown option '{given}' (--status, --drop, --watch, --full, --search-zip, --docs)"
+            );
+            return ExitCode::from(2);
         }
-    }
+        Err(e) => {
+            // --help.
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+    };
+    // Of --status, --drop and --watch, the last one given.
+    let action = [("status", Action::Status), ("drop", Action::Drop), ("watch", Action::Watch)]
+        .into_iter()
+        .filter(|(id, _)| m.get_flag(id))
+        .max_by_key(|(id, _)| m.index_of(id))
+        .map_or(Action::Build, |(_, a)| a);
+    let full = m.get_flag("full");
+    let texts = match (m.get_flag("docs"), m.get_flag("search_zip")) {
+        (true, _) => Texts::Docs,
+        (false, true) => Texts::Zip,
+        (false, false) => Texts::Kept,
+    };
+    let mut paths: Vec<PathBuf> = m
+        .get_many::<std::ffi::OsString>("path")
+        .map(|v| v.map(PathBuf::from).collect())
+        .unwrap_or_default();
     let Some(cache) = trawl_extract::cache::default_dir() else {
         eprintln!("trawl: index: neither XDG_CACHE_HOME nor HOME is set");
         return ExitCode::from(2);
@@ -370,17 +381,6 @@ fn refresh_one(index: &Index, shown: &Path, mode: Mode, (texts, cancel): (Texts,
         );
     }
     unreadable == 0
-}
-
-impl Texts {
-    /// The more of the two (--docs holds what --search-zip does).
-    fn max_with(self, other: Texts) -> Texts {
-        if self == Texts::Docs {
-            self
-        } else {
-            other
-        }
-    }
 }
 
 /// The text searches that extract read of a file, for the index: what

@@ -3,7 +3,7 @@
 //! The data path, stage by stage (each stage a crate):
 //!
 //! ```text
-//! args.rs, config.rs   options → MatcherBuilder, SearcherConfig, PrinterConfig, WalkBuilder
+//! flags/, config.rs    options → MatcherBuilder, SearcherConfig, PrinterConfig, WalkBuilder
 //! trawl-walk           roots → getdents64/openat on N threads (work stealing) → Entry
 //! grep.rs (Visitor)    Entry → globs, file type → open → Searcher (one per thread)
 //! trawl-search         read() into a reusable buffer → Matcher over the whole buffer
@@ -25,27 +25,25 @@
 #![cfg_attr(not(test), no_main)]
 
 mod alloc;
-mod args;
 mod cache_cmd;
 mod config;
 mod config_file;
 mod extractors;
 mod filter;
 mod find;
+mod flags;
 mod generate;
 mod grep;
 mod index_cmd;
 mod index_query;
 mod indexed;
 mod interrupt;
-mod long_prefix;
 mod output;
 mod patterns;
 #[cfg_attr(test, allow(dead_code))] // called only by the C entry point
 mod runtime;
 mod thread_growth;
 mod unusable;
-mod usage;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -88,36 +86,23 @@ fn trawl_main() -> ExitCode {
         return index_cmd::main(argv.split_off(2), &cancel);
     }
     let unreadable = |u: config_file::Unreadable| unusable::report(&u.message, u.severity);
-    let argv = match config_file::with_defaults(argv, args::command, unreadable) {
+    let argv = match config_file::with_defaults(argv, flags::command::command, unreadable) {
         Ok(a) => a,
         Err(msg) => {
             eprintln!("trawl: {msg}");
             return ExitCode::from(2);
         }
     };
-    // (A command line of operands only, the common tiny search, is parsed
-    // without building every option: see args::lean_command.)
-    let (command, argv) = match args::operands_only(&argv) {
-        true => (args::lean_command(), argv),
-        false => {
-            let command = args::command();
-            let argv = args::preprocess(argv, &command);
-            (command, argv)
-        }
-    };
-    let matches = match command.try_get_matches_from(&argv) {
-        Ok(m) => m,
-        Err(e) if e.use_stderr() => {
-            eprintln!("trawl: {}", usage::message(&e, &argv));
+    let low = match flags::parse(argv) {
+        Ok(flags::Parsed::Search(low)) => low,
+        // --help and --version.
+        Ok(flags::Parsed::Done) => return ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("trawl: {msg}");
             return ExitCode::from(2);
         }
-        Err(e) => {
-            // --help and --version.
-            let _ = e.print();
-            return ExitCode::SUCCESS;
-        }
     };
-    if let Some(kind) = matches.get_one::<String>("generate") {
+    if let Some(kind) = &low.generate {
         let mut out = std::io::stdout().lock();
         return match generate::write(kind, &mut out).and_then(|()| out.flush()) {
             Ok(()) => ExitCode::SUCCESS,
@@ -127,8 +112,8 @@ fn trawl_main() -> ExitCode {
             }
         };
     }
-    if args::flag(&matches, "type_list") {
-        return match config::rules_builder(&matches) {
+    if low.type_list {
+        return match flags::hi::rules_builder(&low) {
             Ok(b) => {
                 let mut text = b.type_list().join("\n");
                 text.push('\n');
@@ -144,7 +129,7 @@ fn trawl_main() -> ExitCode {
             }
         };
     }
-    let cfg = match config::Config::from_matches(&matches, cancel.clone()) {
+    let cfg = match flags::hi::config(&low, cancel.clone()) {
         Ok(c) => c,
         Err(msg) => {
             eprintln!("trawl: {msg}");

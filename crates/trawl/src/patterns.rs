@@ -6,8 +6,9 @@ use std::ffi::OsString;
 use std::io::Read;
 use std::os::unix::ffi::OsStrExt;
 
-use clap::ArgMatches;
 use trawl_matcher::BadPattern;
+
+use crate::flags::low::PatternArg;
 
 /// Where error messages go, which decides how much they show.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
@@ -34,28 +35,23 @@ pub struct Patterns {
 }
 
 impl Patterns {
-    /// The patterns of `-e` and `-f` in the order given; None when neither
-    /// was given (the first operand is then the pattern).
-    pub fn from_options(m: &ArgMatches) -> Result<Option<Patterns>, String> {
-        let mut given: Vec<(usize, &OsString, bool)> = Vec::new();
-        for (id, is_file) in [("regexp", false), ("file", true)] {
-            if let (Some(values), Some(indices)) = (m.get_many::<OsString>(id), m.indices_of(id)) {
-                given.extend(indices.zip(values).map(|(i, v)| (i, v, is_file)));
-            }
-        }
+    /// The patterns of `-e` and `-f` in the order given (`-f` files read);
+    /// None when neither was given (the first operand is then the
+    /// pattern).
+    pub fn from_args(given: &[PatternArg]) -> Result<Option<Patterns>, String> {
         if given.is_empty() {
             return Ok(None);
         }
-        given.sort_by_key(|&(index, ..)| index);
         let mut patterns = Patterns { lines: Vec::new(), origins: Vec::new() };
-        for (_, value, is_file) in given {
-            if is_file {
-                for (n, line) in read_pattern_file(value)?.into_iter().enumerate() {
-                    patterns.lines.push(line);
-                    patterns.origins.push(Origin::File { name: value.clone(), line: n + 1 });
+        for arg in given {
+            match arg {
+                PatternArg::File(name) => {
+                    for (n, line) in read_pattern_file(name)?.into_iter().enumerate() {
+                        patterns.lines.push(line);
+                        patterns.origins.push(Origin::File { name: name.clone(), line: n + 1 });
+                    }
                 }
-            } else {
-                patterns.push_command_line(value.as_bytes());
+                PatternArg::Given(value) => patterns.push_command_line(value.as_bytes()),
             }
         }
         Ok(Some(patterns))

@@ -112,6 +112,15 @@ engines!(quiet_opens_no_operand_after_the_first_match, |e| {
     }
 });
 
+// Of -i and --no-ignore-case the later decides, as grep's getopt loop (the
+// typed flag layer of issue 43: --no-ignore-case won wherever it was).
+parity!(
+    ignore_case_after_no_ignore_case_ignores_case,
+    basic,
+    ["--no-ignore-case", "-i", "foo", "."]
+);
+parity!(no_ignore_case_after_ignore_case_keeps_case, basic, ["-i", "--no-ignore-case", "foo", "."]);
+
 // The later of -l and -L decides, as in grep.
 parity!(files_without_match_after_files_with_matches_wins, basic, ["-l", "-L", "foo", "."]);
 parity!(files_with_matches_after_files_without_match_wins, basic, ["-L", "-c", "-l", "foo", "."]);

@@ -142,7 +142,7 @@ mod tests {
     use super::*;
 
     fn expand(given: &str) -> Option<String> {
-        let cmd = crate::args::command();
+        let cmd = crate::flags::command::command();
         LongNames::of(&cmd).expand(given.as_bytes()).map(str::to_string)
     }
 
@@ -161,7 +161,7 @@ mod tests {
 
     #[test]
     fn an_ambiguous_prefix_lists_every_option_it_abbreviates() {
-        let cmd = crate::args::command();
+        let cmd = crate::flags::command::command();
         let names = LongNames::of(&cmd);
         let co = names.ambiguous(b"co").expect("--co is ambiguous");
         for grep in ["context", "color", "colour", "count"] {

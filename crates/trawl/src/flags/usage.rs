@@ -62,10 +62,10 @@ pub fn message(e: &clap::Error, argv: &[std::ffi::OsString]) -> String {
 }
 
 /// The options `name` (a long option without `--`) abbreviates, when it
-/// abbreviates several (see crate::long_prefix).
+/// abbreviates several (see flags::long_prefix).
 fn ambiguous(name: &str) -> Option<Vec<String>> {
-    let cmd = crate::args::command();
-    let names = crate::long_prefix::LongNames::of(&cmd).ambiguous(name.as_bytes())?;
+    let cmd = super::command::command();
+    let names = super::long_prefix::LongNames::of(&cmd).ambiguous(name.as_bytes())?;
     Some(names.into_iter().map(str::to_string).collect())
 }
 
