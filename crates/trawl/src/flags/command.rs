@@ -130,13 +130,13 @@ fn parsed(a: Arg, kind: Kind) -> Arg {
 /// option).
 pub fn command() -> Command {
     let mut cmd = settings().arg(operands());
-    let mut heading = "";
-    for f in defs::all() {
-        if f.heading != heading {
-            heading = f.heading;
+    let mut current = "";
+    for (heading, f) in defs::all() {
+        if heading != current {
+            current = heading;
             cmd = cmd.next_help_heading(heading);
         }
-        cmd = cmd.arg(arg(&f));
+        cmd = cmd.arg(arg(f));
     }
     cmd
 }
@@ -157,7 +157,7 @@ pub fn operands_only(argv: &[OsString]) -> bool {
 pub fn lean_command() -> Command {
     let lean = settings().arg(operands());
     match cfg!(debug_assertions) {
-        true => lean.args(defs::all().map(|f| Arg::new(f.id).long(f.id))),
+        true => lean.args(defs::all().map(|(_, f)| Arg::new(f.id).long(f.id))),
         false => lean,
     }
 }
@@ -172,7 +172,7 @@ struct ValueOptions {
 impl ValueOptions {
     fn of_declarations() -> ValueOptions {
         let mut v = ValueOptions { shorts: Vec::new(), longs: Vec::new() };
-        for f in defs::all() {
+        for (_, f) in defs::all() {
             // `--color[=WHEN]` never takes the next argument.
             if !matches!(f.value, Value::One(..) | Value::Many(..)) {
                 continue;
@@ -344,11 +344,11 @@ mod tests {
     #[test]
     fn every_declared_option_is_an_argument_of_the_command() {
         let cmd = command();
-        for f in defs::all() {
+        for (heading, f) in defs::all() {
             let a = cmd.get_arguments().find(|a| a.get_id() == f.id).expect(f.id);
             assert_eq!(a.get_long().unwrap_or(""), f.long, "{}", f.id);
             assert_eq!(a.get_short(), f.short, "{}", f.id);
-            assert_eq!(a.get_help_heading(), Some(f.heading), "{}", f.id);
+            assert_eq!(a.get_help_heading(), Some(heading), "{}", f.id);
         }
         // And nothing else but the operands.
         assert_eq!(cmd.get_arguments().count(), defs::all().count() + 1);

@@ -229,7 +229,7 @@ impl LowArgs {
     pub fn from_matches(m: &ArgMatches) -> LowArgs {
         let mut low = LowArgs::default();
         // Every value given, with its place on the command line.
-        let mut given: Vec<(usize, defs::Flag, Given<'_>)> = Vec::new();
+        let mut given: Vec<(usize, &defs::Flag, Given<'_>)> = Vec::new();
         for id in m.ids() {
             let id = id.as_str();
             if id == super::command::OPERANDS {

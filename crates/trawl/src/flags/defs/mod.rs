@@ -131,8 +131,6 @@ pub struct Flag {
     pub hyphen_values: bool,
     /// What clap does with it besides.
     pub special: Special,
-    /// The `--help` heading it shows under.
-    pub heading: &'static str,
     /// Its place under the heading.
     pub order: usize,
     /// Its help.
@@ -158,7 +156,6 @@ impl Flag {
             value: Value::Switch,
             hyphen_values: false,
             special: Special::None,
-            heading: "",
             order: 0,
             help: "",
             apply,
@@ -200,11 +197,6 @@ impl Flag {
     pub const fn special(self, special: Special) -> Flag {
         Flag { special, ..self }
     }
-
-    /// This flag, under `heading`.
-    const fn under(self, heading: &'static str) -> Flag {
-        Flag { heading, ..self }
-    }
 }
 
 /// The headings, in the order `--help` shows them, and their options in
@@ -221,12 +213,12 @@ pub const HEADINGS: [(&str, &[Flag]); 9] = [
     ("Configuration and help", help::FLAGS),
 ];
 
-/// Every option, each with its heading.
-pub fn all() -> impl Iterator<Item = Flag> {
-    HEADINGS.into_iter().flat_map(|(heading, flags)| flags.iter().map(move |f| f.under(heading)))
+/// Every option, after its heading.
+pub fn all() -> impl Iterator<Item = (&'static str, &'static Flag)> {
+    HEADINGS.into_iter().flat_map(|(heading, flags)| flags.iter().map(move |f| (heading, f)))
 }
 
 /// The option whose id is `id`.
-pub fn find(id: &str) -> Option<Flag> {
-    all().find(|f| f.id == id)
+pub fn find(id: &str) -> Option<&'static Flag> {
+    all().map(|(_, f)| f).find(|f| f.id == id)
 }
