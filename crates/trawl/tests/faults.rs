@@ -727,7 +727,7 @@ fn on_one_gigabyte_line(args: &[&str]) -> Done {
 }
 
 #[test]
-#[ignore = "heavy tier: .ci/test runs it in release mode (cargo test --release -- --ignored)"]
+#[ignore = "heavy tier: .ci/test runs it after the rest, from the same build (--ignored)"]
 fn one_gigabyte_line_streams_in_bounded_memory() {
     let _g = heavy();
     let cases: [(&[&str], i32, &[u8], bool); 6] = [
@@ -820,7 +820,7 @@ fn only_matching_on_a_long_line_equals_grep() {
 /// as found, in bounded memory (issue 19 #6): on standard input, and in
 /// a file of NULs read as text (a 1 GiB line either way).
 #[test]
-#[ignore = "heavy tier: .ci/test runs it in release mode (cargo test --release -- --ignored)"]
+#[ignore = "heavy tier: .ci/test runs it after the rest, from the same build (--ignored)"]
 fn only_matching_on_a_one_gigabyte_line_streams() {
     let _g = heavy();
     for (args, out) in [
@@ -866,7 +866,7 @@ fn shm_tree() -> Tree {
 }
 
 #[test]
-#[ignore = "heavy tier: .ci/test runs it in release mode (cargo test --release -- --ignored)"]
+#[ignore = "heavy tier: .ci/test runs it after the rest, from the same build (--ignored)"]
 fn byte_offsets_past_four_gib_on_stdin() {
     let _g = heavy();
     const LINE: &[u8; 64] = b"abcfghijkmopqrstuvwxyz0123456789ABCDEFGHIJKLMOPQRSTUVWXYZ_+-=.,\n";
@@ -893,7 +893,7 @@ fn byte_offsets_past_four_gib_on_stdin() {
 }
 
 #[test]
-#[ignore = "heavy tier: .ci/test runs it in release mode (cargo test --release -- --ignored)"]
+#[ignore = "heavy tier: .ci/test runs it after the rest, from the same build (--ignored)"]
 fn sparse_five_gib_file() {
     let _g = heavy();
     const SIZE: u64 = 5 << 30;
@@ -923,7 +923,7 @@ fn sparse_five_gib_file() {
 // 9. A million entries in one directory.
 
 #[test]
-#[ignore = "heavy tier: .ci/test runs it in release mode (cargo test --release -- --ignored)"]
+#[ignore = "heavy tier: .ci/test runs it after the rest, from the same build (--ignored)"]
 fn a_million_entries_in_one_directory() {
     let _g = heavy();
     const N: usize = 1_000_000;
