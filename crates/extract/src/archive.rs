@@ -68,7 +68,7 @@ impl Extractor {
         let mut archive = match zip::ZipArchive::new(r) {
             Ok(archive) => archive,
             Err(e) => {
-                visit.error(name, &zip_io(e));
+                visit.error(name, &crate::zip_error::zip_io(e));
                 return Flow::Continue;
             }
         };
@@ -88,7 +88,7 @@ impl Extractor {
                 Ok(f) if f.is_dir() => continue,
                 Ok(f) => (f.name_raw().to_vec(), f.encrypted(), f.compressed_size()),
                 Err(e) => {
-                    visit.error(name, &zip_io(e));
+                    visit.error(name, &crate::zip_error::zip_io(e));
                     continue;
                 }
             };
@@ -107,7 +107,7 @@ impl Extractor {
                     self.stream_from(&member, &mut f, (depth, None), Origin::Member(&inner), visit)
                 }
                 Err(e) => {
-                    visit.error(&member, &zip_io(e));
+                    visit.error(&member, &crate::zip_error::zip_io(e));
                     Flow::Continue
                 }
             };
@@ -116,14 +116,6 @@ impl Extractor {
             }
         }
         Flow::Continue
-    }
-}
-
-/// A zip error as an I/O error with the zip crate's words.
-pub(crate) fn zip_io(e: zip::result::ZipError) -> io::Error {
-    match e {
-        zip::result::ZipError::Io(e) => e,
-        e => io::Error::new(io::ErrorKind::InvalidData, e.to_string()),
     }
 }
 

@@ -67,6 +67,7 @@ mod ole;
 pub mod pack;
 mod spool;
 pub mod tools;
+mod zip_error;
 
 pub use document::Document;
 pub use external::ExternalLimits;

@@ -5,7 +5,7 @@ use std::os::unix::ffi::OsStrExt;
 
 use trawl_matcher::AnyMatcher;
 use trawl_printer::PrinterConfig;
-use trawl_search::{Cancel, SearcherConfig};
+use trawl_search::SearcherConfig;
 
 use crate::filter::Filter;
 
@@ -139,23 +139,5 @@ pub fn utf8_locale() -> bool {
     value.is_some_and(|v| {
         let v = v.to_string_lossy().to_ascii_lowercase();
         v.contains("utf-8") || v.contains("utf8")
-    })
-}
-
-/// The extractor for `limits`, with the cache of extracted text under
-/// `$XDG_CACHE_HOME/trawl` unless `cache` is false, and, when documents
-/// are read, the user's extractors (an error in their file is the error).
-pub fn extractor(
-    limits: trawl_extract::Limits,
-    cancel: &Cancel,
-    cache: bool,
-) -> Result<trawl_extract::Extractor, String> {
-    let mut extractor = trawl_extract::Extractor::new(limits, cancel.flag());
-    if limits.documents {
-        extractor = extractor.with_configured(crate::extractors::load()?);
-    }
-    Ok(match trawl_extract::cache::default_dir() {
-        Some(dir) if cache => extractor.with_cache(dir, trawl_extract::cache::DEFAULT_LIMIT),
-        _ => extractor,
     })
 }

@@ -59,6 +59,24 @@ pub fn load() -> Result<Vec<Configured>, String> {
     }
 }
 
+/// The extractor for `limits`, with the cache of extracted text under
+/// `$XDG_CACHE_HOME/trawl` unless `cache` is false, and, when documents
+/// are read, the user's extractors (an error in their file is the error).
+pub fn extractor(
+    limits: trawl_extract::Limits,
+    cancel: &trawl_search::Cancel,
+    cache: bool,
+) -> Result<trawl_extract::Extractor, String> {
+    let mut extractor = trawl_extract::Extractor::new(limits, cancel.flag());
+    if limits.documents {
+        extractor = extractor.with_configured(load()?);
+    }
+    Ok(match trawl_extract::cache::default_dir() {
+        Some(dir) if cache => extractor.with_cache(dir, trawl_extract::cache::DEFAULT_LIMIT),
+        _ => extractor,
+    })
+}
+
 /// `trawl extractors`: one line per extractor, the configured ones first
 /// (the order in which they are asked).
 pub fn main(args: Vec<std::ffi::OsString>) -> ExitCode {

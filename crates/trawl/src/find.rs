@@ -202,7 +202,7 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
     if cmd.extraction != Extraction::Bytes {
         let documents = cmd.extraction == Extraction::Documents;
         let limits = trawl_extract::Limits::new(documents, cmd.limits);
-        match crate::config::extractor(limits, run.cancel(), true) {
+        match crate::extractors::extractor(limits, run.cancel(), true) {
             Ok(ex) => run = run.with_extractor(ex),
             Err(msg) => {
                 eprintln!("trawl: {msg}");

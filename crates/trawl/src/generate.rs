@@ -2,17 +2,7 @@
 //! page (clap_mangen), both made from the clap definition of the command
 //! line, so they never disagree with what trawl accepts.
 
-/// What `--generate` can write.
-pub const KINDS: [&str; 6] = [
-    "complete-bash",
-    "complete-zsh",
-    "complete-fish",
-    "complete-powershell",
-    "complete-elvish",
-    "man",
-];
-
-/// Writes what `kind` names (one of [`KINDS`]) to `out`.
+/// Writes what `kind` names (one of flags' GENERATE_KINDS) to `out`.
 pub fn write(kind: &str, out: &mut dyn std::io::Write) -> std::io::Result<()> {
     use clap_complete::Shell;
     let shell = match kind {
@@ -32,7 +22,10 @@ pub fn write(kind: &str, out: &mut dyn std::io::Write) -> std::io::Result<()> {
 fn man(out: &mut dyn std::io::Write) -> std::io::Result<()> {
     let cmd = crate::flags::subcommands::all();
     clap_mangen::Man::new(cmd).render(out)?;
-    let modes = [("TRAWL FIND", crate::find::USAGE), ("TRAWL INDEX", crate::index_cmd::HELP)];
+    let modes = [
+        ("TRAWL FIND", crate::find::USAGE),
+        ("TRAWL INDEX", crate::flags::subcommands::INDEX_HELP),
+    ];
     for (title, text) in modes {
         writeln!(out, ".SH \"{title}\"\n.nf")?;
         for line in text.lines() {

@@ -20,28 +20,6 @@ use trawl_index::{
 };
 use trawl_search::Cancel;
 
-pub const HELP: &str = "\
-Usage: trawl index [--full] [--search-zip|--docs] [PATH...]
-                                          build or update the index of each tree (default .)
-       trawl index --watch [--search-zip|--docs] [PATH]
-                                          build or update it, then keep watching the tree
-       trawl index --status [PATH...]     list the indexes, or check each against its tree
-       trawl index --drop PATH...         remove the index of each tree
-
-An index lives under $XDG_CACHE_HOME/trawl/index, never in the tree. A search of an indexed
-tree, or of a directory below its root, uses it by itself: every file's and directory's stamps
-are checked first, files that changed are searched directly, and unchanged files that cannot
-hold a match are not opened; the output equals a search without it (--no-index).
-Run again, trawl index reads only the directories that changed; --full builds anew.
-With --search-zip (or --docs) the index also holds the text inside compressed files and
-archives (and documents), as searches with the same option read it (and fills the cache of
-extracted text); run again without either, it keeps what it holds.
-With --watch, trawl index stays running (until interrupted) and follows the tree's changes
-through inotify; a search then asks it what changed instead of checking every file's stamps.
-inotify does not see writes through a shared mapping (mmap), changes made through a hard link
-from outside the tree or from another machine (NFS): only watch a tree changed in other ways.
-";
-
 /// What text the index holds besides files' bytes.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
 enum Texts {
@@ -319,7 +297,7 @@ fn refresh_one(index: &Index, shown: &Path, mode: Mode, (texts, cancel): (Texts,
     let extractor = match documents {
         Some(documents) => {
             let limits = trawl_extract::Limits { documents, ..Default::default() };
-            match crate::config::extractor(limits, cancel, true) {
+            match crate::extractors::extractor(limits, cancel, true) {
                 Ok(e) => Some(Extracting(e)),
                 Err(msg) => {
                     eprintln!("trawl: {msg}");

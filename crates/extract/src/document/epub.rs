@@ -16,7 +16,7 @@ pub(super) fn text<R: Read + Seek>(zip: &mut ZipArchive<R>) -> io::Result<Vec<u8
     };
     let mut manifest: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
     let mut spine: Vec<Vec<u8>> = Vec::new();
-    let f = zip.by_name(&opf).map_err(crate::archive::zip_io)?;
+    let f = zip.by_name(&opf).map_err(crate::zip_error::zip_io)?;
     walk(BufReader::new(f), |node| {
         match node {
             Node::Open { name: b"item", attrs, .. } => {
@@ -41,7 +41,7 @@ pub(super) fn text<R: Read + Seek>(zip: &mut ZipArchive<R>) -> io::Result<Vec<u8
 
 /// Where META-INF/container.xml says the package document is.
 fn rootfile<R: Read + Seek>(zip: &mut ZipArchive<R>) -> io::Result<String> {
-    let f = zip.by_name("META-INF/container.xml").map_err(crate::archive::zip_io)?;
+    let f = zip.by_name("META-INF/container.xml").map_err(crate::zip_error::zip_io)?;
     let mut path = None;
     walk(BufReader::new(f), |node| {
         if let Node::Open { name: b"rootfile", attrs, .. } = node {

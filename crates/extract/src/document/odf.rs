@@ -9,7 +9,7 @@ use super::xml::{attr, walk, Lines, Node};
 
 /// The text of an OpenDocument file.
 pub(super) fn text<R: Read + Seek>(zip: &mut ZipArchive<R>) -> io::Result<Vec<u8>> {
-    let f = zip.by_name("content.xml").map_err(crate::archive::zip_io)?;
+    let f = zip.by_name("content.xml").map_err(crate::zip_error::zip_io)?;
     let mut out = Lines::default();
     // Table cells open (paragraphs inside a cell do not end lines).
     let mut cells = 0usize;

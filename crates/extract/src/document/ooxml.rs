@@ -31,7 +31,7 @@ pub(super) fn pptx<R: Read + Seek>(zip: &mut ZipArchive<R>) -> io::Result<Vec<u8
     slides.sort();
     let mut out = Lines::default();
     for (_, name) in slides {
-        let f = zip.by_name(&name).map_err(crate::archive::zip_io)?;
+        let f = zip.by_name(&name).map_err(crate::zip_error::zip_io)?;
         paragraphs(BufReader::new(f), &mut out)?;
     }
     Ok(out.text)
@@ -92,7 +92,7 @@ pub(super) fn xlsx<R: Read + Seek>(zip: &mut ZipArchive<R>) -> io::Result<Vec<u8
     sheets.sort();
     let mut out = Lines::default();
     for (_, name) in sheets {
-        let f = zip.by_name(&name).map_err(crate::archive::zip_io)?;
+        let f = zip.by_name(&name).map_err(crate::zip_error::zip_io)?;
         let mut shared_cell = false;
         let mut in_value = false;
         let mut first_cell = true;

@@ -8,7 +8,8 @@
 //! command    the clap command; grep's -NUM, getopt's abbreviations and
 //!            short-option values applied before clap reads the arguments;
 //!            usage: command-line mistakes in grep's words
-//! low        LowArgs: the options as typed values, applied in command-line
+//! low        LowArgs: the options as typed values (plain data)
+//! apply      the parsed command line applied to LowArgs in command-line
 //!            order, so the later of two options wins by construction
 //! hi         what a run is: facts about the environment gathered once
 //!            (terminals, standard input, the operands), the files options
@@ -18,6 +19,7 @@
 //!            output's identity) into the Config
 //! ```
 
+mod apply;
 pub mod command;
 mod defs;
 pub mod hi;
@@ -52,7 +54,7 @@ pub fn parse(argv: Vec<OsString>) -> Result<Parsed, String> {
         }
     };
     match command.try_get_matches_from(&argv) {
-        Ok(m) => Ok(Parsed::Search(Box::new(LowArgs::from_matches(&m)))),
+        Ok(m) => Ok(Parsed::Search(Box::new(apply::low_args(&m)))),
         Err(e) if e.use_stderr() => Err(usage::message(&e, &argv)),
         Err(e) => {
             let _ = e.print();

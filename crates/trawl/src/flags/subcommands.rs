@@ -6,6 +6,29 @@
 
 use clap::{Arg, ArgAction, Command};
 
+/// `trawl index --help`.
+pub const INDEX_HELP: &str = "\
+Usage: trawl index [--full] [--search-zip|--docs] [PATH...]
+                                          build or update the index of each tree (default .)
+       trawl index --watch [--search-zip|--docs] [PATH]
+                                          build or update it, then keep watching the tree
+       trawl index --status [PATH...]     list the indexes, or check each against its tree
+       trawl index --drop PATH...         remove the index of each tree
+
+An index lives under $XDG_CACHE_HOME/trawl/index, never in the tree. A search of an indexed
+tree, or of a directory below its root, uses it by itself: every file's and directory's stamps
+are checked first, files that changed are searched directly, and unchanged files that cannot
+hold a match are not opened; the output equals a search without it (--no-index).
+Run again, trawl index reads only the directories that changed; --full builds anew.
+With --search-zip (or --docs) the index also holds the text inside compressed files and
+archives (and documents), as searches with the same option read it (and fills the cache of
+extracted text); run again without either, it keeps what it holds.
+With --watch, trawl index stays running (until interrupted) and follows the tree's changes
+through inotify; a search then asks it what changed instead of checking every file's stamps.
+inotify does not see writes through a shared mapping (mmap), changes made through a hard link
+from outside the tree or from another machine (NFS): only watch a tree changed in other ways.
+";
+
 /// A switch of a mode.
 fn flag(name: &'static str) -> Arg {
     Arg::new(name).action(ArgAction::SetTrue)
@@ -36,7 +59,7 @@ pub fn find() -> Command {
 pub fn index() -> Command {
     Command::new("index")
         .about("Build, update, watch, check or remove the index of a tree")
-        .override_help(crate::index_cmd::HELP)
+        .override_help(INDEX_HELP)
         .disable_version_flag(true)
         .arg(flag("full").long("full").help("Build anew"))
         .arg(

@@ -2,6 +2,16 @@
 
 use super::{Flag, Kind, Special, Value};
 
+/// What `--generate` can write.
+pub const GENERATE_KINDS: [&str; 6] = [
+    "complete-bash",
+    "complete-zsh",
+    "complete-fish",
+    "complete-powershell",
+    "complete-elvish",
+    "man",
+];
+
 pub const FLAGS: &[Flag] = &[
     // Read before parsing (config_file.rs); declared for --help and clap.
     Flag::switch("no_config", None, "no-config", |_, _| {}).help(
@@ -13,7 +23,7 @@ pub const FLAGS: &[Flag] = &[
         "generate",
         None,
         "generate",
-        Value::One("KIND", Kind::Choice(&crate::generate::KINDS)),
+        Value::One("KIND", Kind::Choice(&GENERATE_KINDS)),
         |l, v| l.generate = Some(v.word().to_string()),
     )
     .help(
