@@ -4,22 +4,8 @@
 //! patterns cannot share one regex, because they refer to groups by number
 //! or name.
 
+use crate::options::{LineTerminator, Text};
 use crate::tokens::{tokens, Brackets, TokenKind};
-
-/// A pattern that does not compile, and why.
-#[derive(Clone, Debug, Eq, PartialEq)]
-pub struct BadPattern {
-    /// Which pattern: its index among the patterns given to
-    /// [`MatcherBuilder::build`](crate::MatcherBuilder::build), each line
-    /// of a pattern holding newlines counted as one.
-    pub index: usize,
-    /// The byte offset in that pattern where the engine stopped, when known
-    /// and meaningful in the text the user wrote.
-    pub offset: Option<usize>,
-    /// The reason, in the words of the reference (PCRE2 for the Perl
-    /// dialect, GNU grep's parser for `-G`).
-    pub reason: String,
-}
 
 /// Which parser decides whether a Perl-dialect pattern is valid.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
@@ -36,9 +22,9 @@ pub(crate) fn check_alone(
     pattern: &str,
     checker: Checker,
     offset_valid: bool,
-    text: crate::Text,
+    text: Text,
 ) -> Result<(), (Option<usize>, String)> {
-    let unicode = text == crate::Text::Unicode;
+    let unicode = text == Text::Unicode;
     let (offset, reason) = match checker {
         Checker::Pcre => {
             match pcre2::bytes::RegexBuilder::new().utf(unicode).ucp(unicode).build(pattern) {
@@ -47,7 +33,7 @@ pub(crate) fn check_alone(
             }
         }
         Checker::Rust => {
-            match crate::rust::parse(pattern, false, crate::LineTerminator::Newline, text) {
+            match crate::rust::syntax::parse(pattern, false, LineTerminator::Newline, text) {
                 Ok(_) => return Ok(()),
                 Err(e) => e,
             }

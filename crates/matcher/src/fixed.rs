@@ -6,14 +6,15 @@
 
 use aho_corasick::{AhoCorasick, Input, MatchKind};
 
+use crate::error::{Error, ErrorKind};
 use crate::factor::Factored;
 use crate::fold::{FoldByte, FoldFinder};
 use crate::fold_set::FoldSet;
 use crate::literal::LiteralFinder;
+use crate::matcher::{LineStream, Match, Matcher};
 use crate::quads::QuadSet;
 use crate::shift::ShiftSet;
 use crate::shift_or::ShiftOrSet;
-use crate::{Error, ErrorKind, LineStream, Match, Matcher};
 
 /// Any of a set of fixed strings, leftmost-longest as `grep -F`.
 ///

@@ -13,6 +13,12 @@
 //! `x | 0x20 == c` holds for exactly the two cases of a lowercase letter `c`,
 //! so comparing `hay[i] | mask[i]` with the lowercased needle is exact, with
 //! `mask` 0x20 at letters that fold and 0 elsewhere.
+//!
+//! One algorithm, kept whole past 600 lines: the case-blind packed-pair
+//! search at each vector width (scalar, SSE2, AVX2, AVX-512 with its flood
+//! hand-over), whose variants share the needle's layout, the pair chosen by
+//! byte rarity and the candidate check, so they are read and changed
+//! together.
 
 use crate::budget::MissBudget;
 

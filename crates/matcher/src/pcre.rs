@@ -2,9 +2,11 @@
 
 use pcre2::bytes::{Regex, RegexBuilder};
 
+use crate::error::{Error, ErrorKind};
+use crate::matcher::{Match, Matcher};
+use crate::options::{LineTerminator, Options, Text};
 use crate::pcre_info;
 use crate::tokens::{tokens, Brackets, TokenKind};
-use crate::{Error, ErrorKind, LineTerminator, Match, Matcher, Options};
 
 /// A pattern compiled by PCRE2 (with JIT where available), in the C locale:
 /// bytes, ASCII classes and case folding, as `LC_ALL=C grep -P`.
@@ -116,8 +118,8 @@ impl Part {
             .caseless(opts.ignore_case)
             .multi_line(!record)
             .dotall(opts.dot_all)
-            .utf(opts.text == crate::Text::Unicode)
-            .ucp(opts.text == crate::Text::Unicode)
+            .utf(opts.text == Text::Unicode)
+            .ucp(opts.text == Text::Unicode)
             .jit_if_available(true)
             .max_jit_stack_size(Some(16 << 20))
             .build(&full)

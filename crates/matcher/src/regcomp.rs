@@ -3,9 +3,9 @@
 //! messages, found left to right as its parser finds them. The translation
 //! to the Perl dialect ([`crate::to_perl`]) assumes a pattern that passed.
 
+use crate::dialect::Dialect;
 use crate::dialect::{check_basic, collating_element, Members};
 use crate::tokens::{tokens, Brackets, TokenKind};
-use crate::Dialect;
 
 /// The syntax bits of a dialect that decide what is an error.
 struct Syntax {
