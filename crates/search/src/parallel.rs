@@ -12,9 +12,13 @@
 //! count), context lines printed by two parts (kept once, a selected line
 //! winning over context), the `--` between groups, `-m` across parts, and a
 //! binary file whose first NUL sits in an earlier part. At most a few parts
-//! per thread are held ahead of the one being replayed.
+//! per thread are held ahead of the one being replayed. Here: the parts
+//! handed out and searched; record.rs: what a part selects; replay.rs: the
+//! replay.
 
-use std::borrow::Cow;
+mod record;
+mod replay;
+
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::{self, Read};
@@ -25,11 +29,13 @@ use std::sync::{Condvar, Mutex};
 use memchr::memrchr;
 use trawl_matcher::Matcher;
 
+use self::record::{Recorded, Recorder};
+use self::replay::Replay;
+use crate::config::{BinaryMode, SearcherConfig};
 use crate::mapped::Mapping;
-use crate::{
-    BinaryMode, ContextKind, LineInfo, Part, SearchError, SearchSummary, Searcher, SearcherConfig,
-    Sink,
-};
+use crate::part::Part;
+use crate::sink::{SearchError, SearchSummary, Sink};
+use crate::Searcher;
 
 /// Bytes per part: large enough that the per-part cost (a thread handoff, a
 /// few syscalls) vanishes, small enough to share a file among threads.
@@ -46,12 +52,6 @@ const RELEASE_EVERY: u64 = 32 << 20;
 
 /// Parts searched ahead of the one being replayed, per thread.
 const AHEAD_PER_THREAD: usize = 3;
-
-/// A line at least this long, read from the mapped file, is recorded by its
-/// place in the mapping rather than copied (a 100 MB line was held three
-/// times: mapped, recorded, copied for the replay).
-/// (Tests record short lines so too.)
-const MAPPED_LINE_MIN: usize = if cfg!(test) { 8 } else { 1 << 20 };
 
 /// Searches `file` (of `size` bytes) with up to `threads` threads, giving
 /// `sink` exactly what [`Searcher::search_reader`] would.
@@ -104,48 +104,6 @@ impl<M> Drop for StopOnDrop<'_, '_, M> {
         drop(st);
         self.0.wake.notify_all();
     }
-}
-
-/// What a part selected, to be replayed in order.
-#[derive(Default)]
-struct Recorded {
-    /// Selected and context lines, in file order.
-    events: Vec<Event>,
-    /// Their text.
-    text: Vec<u8>,
-    /// Lines selected (the only record kept when lines are not printed).
-    count: u64,
-    summary: SearchSummary,
-    /// File offset where reading started (offsets in events are relative).
-    read_start: u64,
-    /// Searched knowing the file was binary before this part.
-    assumed_binary: bool,
-}
-
-#[derive(Clone, Copy, Debug, Eq, PartialEq)]
-enum Kind {
-    Matched,
-    Context(ContextKind),
-    Binary,
-}
-
-#[derive(Clone, Copy, Debug)]
-struct Event {
-    kind: Kind,
-    /// Offset of the line in the file (after replay converts it).
-    offset: u64,
-    /// Line number: relative to the part when recorded, absolute after.
-    line: i64,
-    text: Text,
-}
-
-/// Where a recorded line's text is.
-#[derive(Clone, Copy, Debug)]
-enum Text {
-    /// In the record's `text`, from and to.
-    Recorded(usize, usize),
-    /// This many bytes at the event's offset in the mapped file.
-    Mapped(usize),
 }
 
 /// Which parts are handed out, replayed, and waiting to be replayed.
@@ -384,258 +342,5 @@ impl Read for PartReader<'_> {
         let n = self.file.read_at(buf, self.pos)?;
         self.pos += n as u64;
         Ok(n)
-    }
-}
-
-/// The sink of a part: records instead of printing.
-struct Recorder<'m> {
-    /// Whether lines are printed (otherwise only the count is kept).
-    text: bool,
-    record: Recorded,
-    /// The bytes of the mapped file, when the part is searched in them.
-    mapped: Option<&'m [u8]>,
-}
-
-impl Recorder<'_> {
-    fn push(&mut self, kind: Kind, line: &[u8], info: LineInfo) {
-        let r = &mut self.record;
-        let in_mapping = self.mapped.is_some_and(|m| {
-            let range = m.as_ptr_range();
-            range.contains(&line.as_ptr()) && line.as_ptr_range().end <= range.end
-        });
-        let text = if line.len() >= MAPPED_LINE_MIN && in_mapping {
-            Text::Mapped(line.len())
-        } else {
-            let at = r.text.len();
-            r.text.extend_from_slice(line);
-            Text::Recorded(at, r.text.len())
-        };
-        r.events.push(Event {
-            kind,
-            offset: info.offset,
-            line: info.line_number.unwrap_or(0) as i64,
-            text,
-        });
-    }
-}
-
-impl Sink for Recorder<'_> {
-    fn matched(&mut self, line: &[u8], info: LineInfo) -> io::Result<bool> {
-        self.record.count += 1;
-        if self.text {
-            self.push(Kind::Matched, line, info);
-        }
-        Ok(true)
-    }
-
-    fn context(&mut self, line: &[u8], info: LineInfo, kind: ContextKind) -> io::Result<bool> {
-        if self.text {
-            self.push(Kind::Context(kind), line, info);
-        }
-        Ok(true)
-    }
-
-    fn binary_matched(&mut self, info: LineInfo) -> io::Result<bool> {
-        self.record.count += 1;
-        if self.text {
-            self.push(Kind::Binary, &[], info);
-        }
-        Ok(true)
-    }
-}
-
-/// Replaying parts in order: the state a single search would have had.
-struct Replay<'c> {
-    config: &'c SearcherConfig,
-    part_size: u64,
-    /// Number of the line at the current part's start, minus one (newlines
-    /// before it).
-    newlines: i64,
-    /// Context lines recorded past the end of the parts replayed so far.
-    pending: Vec<(Event, Vec<u8>)>,
-    /// Offset just past the last line printed.
-    printed_end: Option<u64>,
-    /// `-m` reached: only trailing context is still printed.
-    done: bool,
-    after_left: usize,
-    /// The sink asked to stop: print nothing more.
-    halted: bool,
-    summary: SearchSummary,
-}
-
-impl<'c> Replay<'c> {
-    fn new(config: &'c SearcherConfig, part_size: u64) -> Self {
-        Replay {
-            config,
-            part_size,
-            newlines: 0,
-            pending: Vec::new(),
-            printed_end: None,
-            done: false,
-            after_left: 0,
-            halted: false,
-            summary: SearchSummary::default(),
-        }
-    }
-
-    /// Replays part `k`; returns false when nothing after it matters.
-    fn play<S: Sink>(
-        &mut self,
-        k: usize,
-        rec: Recorded,
-        map: Option<&Mapping>,
-        sink: &mut S,
-    ) -> io::Result<bool> {
-        let part_end = (k as u64 + 1) * self.part_size;
-        let (first, last) = rec.summary.part_lines;
-        // Line numbers: relative to the part's reading start, made absolute.
-        let shift = self.newlines - first.unwrap_or(1) as i64 + 1;
-        // This part's lines are borrowed from its record (or the mapping);
-        // those that belong to a later part are kept, owned.
-        let mut events: Vec<(Event, Cow<'_, [u8]>)> = std::mem::take(&mut self.pending)
-            .into_iter()
-            .map(|(e, t)| (e, Cow::Owned(t)))
-            .collect();
-        let mut later = Vec::new();
-        for mut e in rec.events.iter().copied() {
-            e.offset += rec.read_start;
-            e.line += shift;
-            let text: &[u8] = match e.text {
-                Text::Recorded(from, to) => &rec.text[from..to],
-                Text::Mapped(len) => match map {
-                    Some(map) => &map.bytes_from(e.offset)[..len],
-                    None => unreachable!("mapped lines come from a mapping"),
-                },
-            };
-            if e.offset >= part_end {
-                later.push((e, text.to_vec()));
-            } else {
-                events.push((e, Cow::Borrowed(text)));
-            }
-        }
-        // In offset order; a line selected by its own part wins over the
-        // same line shown as context by the part before.
-        events.sort_by_key(|(e, _)| (e.offset, e.kind != Kind::Matched));
-        let mut go_on = true;
-        if self.config.lines_unneeded {
-            for _ in 0..rec.count {
-                if self.done || !self.select_counted(sink)? {
-                    self.halted |= !self.done;
-                    go_on = false;
-                    break;
-                }
-            }
-        }
-        for (i, (e, text)) in events.iter().filter(|(e, _)| e.offset < part_end).enumerate() {
-            if i % 4096 == 4095 && self.config.cancel.is_cancelled() {
-                return Err(io::Error::from(io::ErrorKind::Interrupted));
-            }
-            if go_on && !self.event(e, text, sink)? {
-                go_on = false;
-            }
-        }
-        self.halted |= !go_on;
-        // Events at or past the part's end were kept in `events` only when
-        // pending from an earlier part and still beyond this one.
-        later.extend(
-            events
-                .into_iter()
-                .filter(|(e, _)| e.offset >= part_end)
-                .map(|(e, t)| (e, t.into_owned())),
-        );
-        later.sort_by_key(|(e, _)| e.offset);
-        later.dedup_by_key(|(e, _)| e.offset);
-        self.pending = later;
-        if self.summary.binary_offset.is_none() {
-            self.summary.binary_offset = rec
-                .summary
-                .binary_offset
-                .filter(|_| !rec.assumed_binary)
-                .map(|o| o + rec.read_start);
-        }
-        // -I: the file stops at the read that met the NUL.
-        if rec.summary.binary_offset.is_some() && self.config.binary == BinaryMode::SkipFile {
-            self.halted = true;
-            go_on = false;
-        }
-        match (first, last) {
-            (Some(f), Some(l)) => self.newlines += l as i64 - f as i64,
-            _ if self.config.line_numbers => go_on = false,
-            _ => {}
-        }
-        // Once -m is reached, the lines recorded so far hold all the
-        // trailing context.
-        Ok(go_on && !self.done)
-    }
-
-    /// Counts a selected line (into the summary) and notes when it reaches `-m`.
-    fn count_selected(&mut self) {
-        self.summary.selected += 1;
-        if self.config.max_count.is_some_and(|m| self.summary.selected >= m) {
-            self.done = true;
-        }
-    }
-
-    /// A selected line counted but not recorded (`-c`, `-l`, `-q`).
-    fn select_counted<S: Sink>(&mut self, sink: &mut S) -> io::Result<bool> {
-        self.count_selected();
-        sink.matched(&[], LineInfo::default())
-    }
-
-    /// Replays one recorded line.
-    fn event<S: Sink>(&mut self, e: &Event, text: &[u8], sink: &mut S) -> io::Result<bool> {
-        if self.printed_end.is_some_and(|end| e.offset < end) {
-            return Ok(true);
-        }
-        let info = LineInfo {
-            offset: e.offset,
-            line_number: self.config.line_numbers.then_some(e.line as u64),
-        };
-        if self.done {
-            // After -m: the lines right after the last selected one.
-            let binary = e.kind == Kind::Binary;
-            if binary || self.after_left == 0 || self.printed_end != Some(e.offset) {
-                return Ok(false);
-            }
-            self.after_left -= 1;
-            self.printed_end = Some(e.offset + text.len() as u64);
-            return sink.context(text, info, ContextKind::After);
-        }
-        if e.kind == Kind::Binary {
-            self.count_selected();
-            return sink.binary_matched(info);
-        }
-        let c = self.config;
-        if c.group_breaks
-            && self.printed_end.is_some_and(|end| e.offset > end)
-            && !sink.context_break()?
-        {
-            return Ok(false);
-        }
-        self.printed_end = Some(e.offset + text.len() as u64);
-        match e.kind {
-            Kind::Matched => {
-                self.count_selected();
-                if self.done {
-                    self.after_left = c.after_context;
-                }
-                sink.matched(text, info)
-            }
-            Kind::Context(kind) => sink.context(text, info, kind),
-            Kind::Binary => unreachable!("handled above"),
-        }
-    }
-
-    /// Replays what is still pending after the last part.
-    fn finish<S: Sink>(&mut self, sink: &mut S) -> io::Result<()> {
-        if self.halted {
-            return Ok(());
-        }
-        for (e, text) in std::mem::take(&mut self.pending) {
-            if !self.event(&e, &text, sink)? {
-                break;
-            }
-        }
-        Ok(())
     }
 }
