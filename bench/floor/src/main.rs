@@ -16,6 +16,7 @@
 //! ```
 //!
 //! Each prints one summary line (files and bytes, entries, or newlines) on standard output.
+//! Without `-j`, one thread per CPU, counted as trawl counts them (`trawl_diag::cpus`).
 //! They are baselines, not products: plain std, a shared index or a shared queue.
 
 use std::ffi::OsStr;
@@ -65,7 +66,7 @@ fn main() -> ExitCode {
 
 /// Returns (subcommand, its path argument, threads).
 fn parse_args(args: &[String]) -> Result<(String, String, usize), String> {
-    let mut threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut threads = trawl_diag::cpus();
     let mut rest = Vec::new();
     let mut it = args.iter();
     while let Some(a) = it.next() {

@@ -1,6 +1,8 @@
-//! How trawl words what it reports, shared by every crate that reports:
-//! I/O errors as C tools print them ([`io_message`]) and file names made
-//! safe for a terminal ([`escape_controls`]).
+//! The bottom of trawl's crates: how trawl words what it reports, shared by
+//! every crate that reports (I/O errors as C tools print them,
+//! [`io_message`]; file names made safe for a terminal,
+//! [`escape_controls`]), and the facts of the machine every crate asks
+//! (how many CPUs, [`cpus`], in `machine.rs`).
 //!
 //! ```
 //! let e = std::io::Error::from_raw_os_error(2);
@@ -11,7 +13,11 @@
 //! ```
 #![deny(missing_docs)]
 
+mod machine;
+
 use std::io;
+
+pub use crate::machine::cpus;
 
 /// The text of an I/O error without Rust's " (os error N)" suffix, as C
 /// tools print it.

@@ -87,7 +87,7 @@ pub(crate) enum Outcome {
 impl Runner {
     pub(crate) fn new(limits: ExternalLimits, cancel: Arc<AtomicBool>) -> Runner {
         let jobs = match limits.jobs {
-            0 => std::thread::available_parallelism().map_or(2, |n| n.get()),
+            0 => trawl_diag::cpus(),
             n => n,
         };
         Runner { limits, jobs, running: Mutex::new(0), freed: Condvar::new(), cancel }

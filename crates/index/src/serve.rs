@@ -240,7 +240,7 @@ fn serve(
     let paths: Vec<&[u8]> = dirs.iter().map(|d| &d.path[..]).collect();
     let Some(wanted) = visit::dirs_under(&paths, &o.sub) else { return Ok(None) };
     let root = o.store.root();
-    let threads = if asked.threads == 0 { trawl_walk::cpus() } else { asked.threads };
+    let threads = if asked.threads == 0 { trawl_diag::cpus() } else { asked.threads };
     let racy_after = o.segment.racy_after();
     // What changed: from the index's watcher (`trawl index --watch`) when
     // one runs and can tell, else checked.

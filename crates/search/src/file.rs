@@ -6,7 +6,6 @@
 
 use std::fs::File;
 use std::io::{self, Read};
-use std::sync::OnceLock;
 
 use trawl_matcher::Matcher;
 
@@ -87,10 +86,8 @@ impl SearcherConfig {
 
     /// Threads that may search one large file in parts (0: one per CPU).
     pub(crate) fn part_threads(&self) -> usize {
-        // Asked once: available_parallelism reads cgroup files on every call.
-        static CPUS: OnceLock<usize> = OnceLock::new();
         match self.threads {
-            0 => *CPUS.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+            0 => trawl_diag::cpus(),
             n => n,
         }
     }

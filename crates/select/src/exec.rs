@@ -205,7 +205,7 @@ fn asked(program: &[u8], path: &[u8], cx: &mut ExecContext<'_, '_>) -> bool {
 
 /// Children of one `-exec ... +` that may run at once.
 fn max_children(run: &Run<'_>) -> usize {
-    run.cmd.threads.max(trawl_walk::cpus())
+    run.cmd.threads.max(trawl_diag::cpus())
 }
 
 /// Waits for a batch's command; its failure fails the run.

@@ -251,7 +251,7 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
     // only a few entries are left to visit, the calling thread alone (a
     // thread started costs more than they take).
     if threads == 0 && served.iter().all(|&s| s) && !served.is_empty() {
-        threads = if listed < FEW_TO_VISIT { 1 } else { trawl_walk::cpus() };
+        threads = if listed < FEW_TO_VISIT { 1 } else { trawl_diag::cpus() };
     }
     walk.follow_links(cmd.follow == Follow::Always)
         .follow_roots(cmd.follow != Follow::Never)
@@ -270,7 +270,7 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
         // Reading directories blocks on the disk when the cache is cold:
         // more threads than CPUs keep it busy (cold Linux tree: 0.34 s on 2
         // threads, 0.12 s on 24), and cost little when warm (27 ms vs 34 ms).
-        threads = if walk.is_one_entry() { 1 } else { trawl_walk::cpus().max(24) };
+        threads = if walk.is_one_entry() { 1 } else { trawl_diag::cpus().max(24) };
     }
     walk.threads(threads);
     let captures: Vec<Capture> =

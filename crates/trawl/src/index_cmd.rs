@@ -145,7 +145,7 @@ fn report_open_error(e: &OpenError, shown: &Path) {
 /// Checks the index of `shown` against the tree, and says what changed.
 fn freshness(index: &Index, shown: &Path) -> bool {
     let start = Instant::now();
-    let checked = match index.check(trawl_walk::cpus()) {
+    let checked = match index.check(trawl_diag::cpus()) {
         Ok(checked) => checked,
         Err(e) => {
             report_open_error(&e, shown);
@@ -184,7 +184,7 @@ fn watch_one(index: &Index, shown: &Path, cancel: &Cancel) -> bool {
             );
         }
     };
-    match index.watch(trawl_walk::cpus(), &|| cancel.is_cancelled(), &mut ready) {
+    match index.watch(trawl_diag::cpus(), &|| cancel.is_cancelled(), &mut ready) {
         Ok(()) => true,
         Err(WatchError::Open(e)) => {
             report_open_error(&e, shown);
@@ -313,7 +313,7 @@ fn refresh_one(index: &Index, shown: &Path, mode: Mode, (texts, cancel): (Texts,
     let how = Refresh {
         mode,
         texts: extractor.as_ref().map(|e| (e as &dyn trawl_index::Texts, &signature[..])),
-        threads: trawl_walk::cpus(),
+        threads: trawl_diag::cpus(),
         progress: &progress,
         estimate: if terminal { Estimate::Count } else { Estimate::Skip },
     };

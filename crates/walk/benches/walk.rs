@@ -64,7 +64,7 @@ fn bench_walk(c: &mut Criterion) {
     let entries = make_tree(tmp.path()) + 1;
     let mut g = c.benchmark_group("walk");
     g.throughput(Throughput::Elements(entries));
-    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cpus = trawl_diag::cpus();
     let mut variants = vec![("1_thread", 1, false), ("sorted_1_thread", 1, true)];
     if cpus > 1 {
         variants.push(("all_threads", cpus, false));

@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use crate::noatime;
-use crate::sys::cvt;
+use crate::sys::{cvt, fstat};
 
 /// `pins` while the descriptor is being closed.
 const CLOSING: u32 = u32::MAX;
@@ -127,7 +127,7 @@ impl DirFd {
         }
         let fd = open()?;
         if let Some((dev, ino)) = *closed_as {
-            let st = crate::fstat(fd.as_raw_fd())?;
+            let st = fstat(fd.as_raw_fd())?;
             if (st.st_dev, st.st_ino) != (dev, ino) {
                 return Err(io::Error::other("directory replaced during the walk"));
             }
@@ -190,7 +190,7 @@ impl Pool {
             let fd = oldest.fd.swap(-1, Ordering::AcqRel);
             if fd >= 0 {
                 let mut closed_as = oldest.opening.lock().unwrap_or_else(|p| p.into_inner());
-                if let Ok(st) = crate::fstat(fd) {
+                if let Ok(st) = fstat(fd) {
                     *closed_as = Some((st.st_dev, st.st_ino));
                 }
                 // SAFETY: the slot owned the descriptor; it was taken out

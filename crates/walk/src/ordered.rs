@@ -35,8 +35,12 @@
 use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
+use crate::builder::WalkBuilder;
+use crate::dir::DirReader;
+use crate::open_dir::{Child, DirTask};
 use crate::parallel::FILE_BATCH;
-use crate::{Child, DirReader, DirTask, Visitor, WalkBuilder, WalkState};
+use crate::threads::{run_threads, Growth};
+use crate::visitor::{Visitor, WalkState};
 
 mod tree;
 
@@ -72,7 +76,7 @@ impl Shared {
 pub(crate) fn walk<V, F>(
     config: &WalkBuilder,
     threads: usize,
-    growth: crate::Growth<'_>,
+    growth: Growth<'_>,
     make_visitor: &F,
 ) -> Vec<V>
 where
@@ -92,7 +96,7 @@ where
         post_order: config.post_order,
     };
     let shared = &shared;
-    crate::run_threads(threads, growth, |i| {
+    run_threads(threads, growth, |i| {
         move || {
             shared.threads.fetch_add(1, AtomicOrdering::Relaxed);
             let mut v = make_visitor(i);

@@ -6,7 +6,12 @@ use std::time::Duration;
 
 use crossbeam_deque::{Injector, Steal, Stealer, Worker};
 
-use crate::{Child, DirReader, DirTask, OpenDir, Visitor, WalkBuilder, WalkState};
+use crate::builder::WalkBuilder;
+use crate::dir::DirReader;
+use crate::open_dir::{Child, DirTask, OpenDir};
+use crate::roots::Root;
+use crate::threads::{run_threads, Growth};
+use crate::visitor::{Visitor, WalkState};
 
 /// Files of one directory handed out together: small enough to balance a
 /// huge directory across threads, large enough to keep the deques cheap.
@@ -48,7 +53,7 @@ impl Order {
     /// is none.
     fn next_operand(
         &self,
-        roots: &[crate::Root],
+        roots: &[Root],
         shared_pending: &AtomicUsize,
         injector: &Injector<Task>,
     ) -> bool {
@@ -71,7 +76,7 @@ impl Order {
 pub(crate) fn walk<V, F>(
     config: &WalkBuilder,
     threads: usize,
-    growth: crate::Growth<'_>,
+    growth: Growth<'_>,
     make_visitor: &F,
 ) -> Vec<V>
 where
@@ -106,7 +111,7 @@ where
     }
     let shared = &shared;
     let mut workers = workers.into_iter();
-    crate::run_threads(threads, growth, |i| {
+    run_threads(threads, growth, |i| {
         let local = workers.next().expect("a deque per thread");
         move || {
             let mut v = make_visitor(i);

@@ -71,6 +71,9 @@ impl Drop for Finished<'_> {
     }
 }
 
+/// Growth of a walk: at most this many threads once the signal is set.
+pub(crate) type Growth<'a> = Option<(usize, &'a GrowthSignal)>;
+
 /// Runs the walk's threads: `start(i)` makes the work of thread `i` (called
 /// in order of `i`). With growth, `threads` start and the rest, up to the
 /// maximum, join once the signal is set (by visitors that see reads wait on
@@ -78,7 +81,7 @@ impl Drop for Finished<'_> {
 /// pays for them. Returns each thread's result, by index.
 pub(crate) fn run_threads<V, T>(
     threads: usize,
-    growth: Option<(usize, &GrowthSignal)>,
+    growth: Growth<'_>,
     mut start: impl FnMut(usize) -> T,
 ) -> Vec<V>
 where

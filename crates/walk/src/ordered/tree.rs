@@ -6,7 +6,8 @@ use std::cmp::Ordering;
 use std::collections::{BTreeSet, VecDeque};
 use std::sync::Arc;
 
-use crate::{Child, OpenDir, Visitor, WalkState};
+use crate::open_dir::{Child, OpenDir};
+use crate::visitor::{Visitor, WalkState};
 
 /// Counted against the limit for each finished, unwritten slot, so that a
 /// long stretch of finished slots without output is bounded too.
