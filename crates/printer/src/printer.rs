@@ -513,3 +513,68 @@ fn files_chunk(config: &PrinterConfig) -> Chunk {
         _ => Chunk::Other,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    /// An output that takes `room` bytes, then fails as a full disk does.
+    struct Full {
+        room: usize,
+        taken: Mutex<Vec<(Chunk, Vec<u8>)>>,
+    }
+
+    impl Output for Full {
+        fn write(&self, bytes: &[u8], chunk: Chunk) -> io::Result<()> {
+            let mut taken = self.taken.lock().unwrap();
+            if taken.iter().map(|(_, b)| b.len()).sum::<usize>() + bytes.len() > self.room {
+                return Err(io::Error::from_raw_os_error(libc::ENOSPC));
+            }
+            taken.push((chunk, bytes.to_vec()));
+            Ok(())
+        }
+    }
+
+    /// Searches `text` for `x`: whether a line was selected, how many,
+    /// and whether writing failed.
+    fn search(
+        config: &PrinterConfig,
+        output: &Full,
+        path: &[u8],
+        text: &[u8],
+    ) -> (bool, u64, bool) {
+        let matcher = trawl_matcher::MatcherBuilder::new().build(&[b"x".to_vec()]).unwrap();
+        let mut printer = Printer::new(config, output, Counting::Output);
+        let searcher_config =
+            trawl_search::SearcherConfig { line_numbers: config.line_number, ..Default::default() };
+        let mut searcher = trawl_search::Searcher::new(searcher_config);
+        let mut sink = printer.sink(path, &matcher);
+        let summary = searcher.search_stream(&matcher, text, None, &mut sink).unwrap().summary;
+        let matched = sink.finish(&summary);
+        printer.flush();
+        (matched, summary.selected, printer.write_error().is_some())
+    }
+
+    #[test]
+    fn each_files_output_is_one_piece_of_its_kind() {
+        let output = Full { room: usize::MAX, taken: Mutex::new(Vec::new()) };
+        let lines = PrinterConfig { context: true, ..Default::default() };
+        assert_eq!(search(&lines, &output, b"a", b"x\ny\nx\n"), (true, 2, false));
+        let count = PrinterConfig { mode: OutputMode::Count, ..Default::default() };
+        assert_eq!(search(&count, &output, b"b", b"x\n"), (true, 1, false));
+        let taken = output.taken.into_inner().unwrap();
+        assert_eq!(taken, [(Chunk::Lines, b"x\nx\n".to_vec()), (Chunk::Other, b"1\n".to_vec())]);
+    }
+
+    #[test]
+    fn a_failed_write_is_recorded_and_stops_the_search() {
+        // Line-buffered: each line is written as found, so the second fails
+        // and the search stops there, before the third line.
+        let config = PrinterConfig { line_buffered: true, ..Default::default() };
+        let output = Full { room: 2, taken: Mutex::new(Vec::new()) };
+        let text = b"x\nx\nx\n";
+        assert_eq!(search(&config, &output, b"a", text), (true, 2, true));
+        assert_eq!(output.taken.into_inner().unwrap(), [(Chunk::Lines, b"x\n".to_vec())]);
+    }
+}
