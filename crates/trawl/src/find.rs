@@ -7,10 +7,10 @@ use std::process::ExitCode;
 
 use trawl_search::Cancel;
 
-use crate::output::{Capture, Stdout};
+use trawl_printer::{Capture, Output, Stdout};
 use trawl_select::expr::{Action, Expr};
 use trawl_select::{Evaluator, Extraction, FindCommand, Follow, Run, RunSettings};
-use trawl_walk::{Entry, Visitor, WalkBuilder, WalkError, WalkErrorKind, WalkState};
+use trawl_walk::{Entry, Piece, Pieces, Visitor, WalkBuilder, WalkError, WalkErrorKind, WalkState};
 
 /// Below this many entries handed over by indexes (and nothing else to
 /// walk), a find runs on the calling thread: on 2 cores, starting the
@@ -60,7 +60,7 @@ struct FindVisitor<'a> {
     eval: Evaluator<'a>,
     /// Sorted on several threads: where the evaluator prints.
     capture: Option<&'a Capture>,
-    out: &'a Stdout,
+    out: &'a dyn Output,
 }
 
 impl FindVisitor<'_> {
@@ -133,15 +133,15 @@ impl Visitor for FindVisitor<'_> {
         self.eval.flush();
     }
 
-    fn take_output(&mut self, out: &mut Vec<u8>) {
+    fn take_output(&mut self, out: &mut Pieces) {
         if let Some(capture) = self.capture {
             self.eval.flush();
-            capture.take_into(out);
+            crate::sorted::hand_over(capture, out);
         }
     }
 
-    fn write_output(&mut self, outputs: &[&[u8]]) -> WalkState {
-        if self.out.write_in_order(outputs).is_err() {
+    fn write_output(&mut self, pieces: &[Piece<'_>]) -> WalkState {
+        if crate::sorted::write(self.out, pieces).is_err() {
             // As the evaluator does: a closed output ends the run quietly.
             self.eval.close_output();
             return WalkState::Quit;
@@ -277,7 +277,7 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
         (0..if in_order { threads } else { 0 }).map(|_| Capture::default()).collect();
     let visitors = walk.run(|i| {
         let capture = captures.get(i);
-        let output: &dyn trawl_select::Output = match capture {
+        let output: &dyn Output = match capture {
             Some(c) => c,
             None => &out,
         };
