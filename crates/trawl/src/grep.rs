@@ -1,7 +1,7 @@
 //! The search itself: a walk whose visitors search the files they meet.
 
 use std::fs::File;
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use trawl_printer::{
@@ -69,7 +69,9 @@ impl<'a> Context<'a> {
         }
     }
 
-    /// Reports `trawl: MESSAGE` on stderr (unless -s) and marks the run failed.
+    /// Reports `trawl: MESSAGE` on stderr and, when `is_error`, marks the
+    /// run failed: grep's rules, nothing said under -s (messages about
+    /// files) or once standard output's pipe is closed.
     fn report(&self, message: &[u8], is_error: bool) {
         if is_error {
             self.error.store(true, Ordering::Relaxed);
@@ -77,11 +79,7 @@ impl<'a> Context<'a> {
         if self.cfg.no_messages || self.out.broken_pipe() {
             return;
         }
-        let mut line = Vec::with_capacity(message.len() + 8);
-        line.extend_from_slice(b"trawl: ");
-        line.extend_from_slice(message);
-        line.push(b'\n');
-        let _ = io::stderr().lock().write_all(&line);
+        crate::report::say(message);
     }
 
     fn report_path(&self, path: &[u8], err: &dyn std::fmt::Display) {
@@ -275,8 +273,7 @@ fn write_failed(ctx: &Context<'_>, e: &io::Error) {
     // Reported once, a closed pipe too (SIGPIPE ignored: grep says "write
     // error: Broken pipe"); -s does not hide it, as in grep.
     if !ctx.write_failed.swap(true, Ordering::Relaxed) {
-        let msg = format!("trawl: write error: {}\n", trawl_diag::io_message(e));
-        let _ = io::stderr().lock().write_all(msg.as_bytes());
+        crate::report::error(format_args!("write error: {}", trawl_diag::io_message(e)));
     }
     ctx.quit.store(true, Ordering::Relaxed);
 }

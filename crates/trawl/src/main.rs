@@ -40,6 +40,7 @@ mod index_query;
 mod indexed;
 mod interrupt;
 mod patterns;
+mod report;
 #[cfg_attr(test, allow(dead_code))] // called only by the C entry point
 mod runtime;
 mod sorted;
@@ -48,6 +49,8 @@ mod unusable;
 
 use std::io::Write;
 use std::process::ExitCode;
+
+use report::{Quiet, Status};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -90,26 +93,26 @@ fn trawl_main() -> ExitCode {
     let argv = match config_file::with_defaults(argv, flags::command::command, unreadable) {
         Ok(a) => a,
         Err(msg) => {
-            eprintln!("trawl: {msg}");
-            return ExitCode::from(2);
+            report::error(msg);
+            return Status::Error.into();
         }
     };
     let low = match flags::parse(argv) {
         Ok(flags::Parsed::Search(low)) => low,
         // --help and --version.
-        Ok(flags::Parsed::Done) => return ExitCode::SUCCESS,
+        Ok(flags::Parsed::Done) => return report::Ended::Ok.into(),
         Err(msg) => {
-            eprintln!("trawl: {msg}");
-            return ExitCode::from(2);
+            report::error(msg);
+            return Status::Error.into();
         }
     };
     if let Some(kind) = &low.generate {
         let mut out = std::io::stdout().lock();
         return match generate::write(kind, &mut out).and_then(|()| out.flush()) {
-            Ok(()) => ExitCode::SUCCESS,
+            Ok(()) => report::Ended::Ok.into(),
             Err(e) => {
-                eprintln!("trawl: write error: {}", trawl_diag::io_message(&e));
-                ExitCode::from(2)
+                report::error(format_args!("write error: {}", trawl_diag::io_message(&e)));
+                Status::Error.into()
             }
         };
     }
@@ -120,25 +123,25 @@ fn trawl_main() -> ExitCode {
                 text.push('\n');
                 let mut out = std::io::stdout().lock();
                 match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-                    Ok(()) => ExitCode::SUCCESS,
-                    Err(_) => ExitCode::from(2),
+                    Ok(()) => report::Ended::Ok.into(),
+                    Err(_) => Status::Error.into(),
                 }
             }
             Err(msg) => {
-                eprintln!("trawl: {msg}");
-                ExitCode::from(2)
+                report::error(msg);
+                Status::Error.into()
             }
         };
     }
     let cfg = match flags::hi::config(&low, cancel.clone()) {
         Ok(c) => c,
         Err(msg) => {
-            eprintln!("trawl: {msg}");
-            return ExitCode::from(2);
+            report::error(msg);
+            return Status::Error.into();
         }
     };
     if cfg.selects_nothing {
-        return ExitCode::from(1);
+        return Status::NoneSelected.into();
     }
     if cfg.printer.colors.is_some() {
         interrupt::colors_on_output();
@@ -149,7 +152,7 @@ fn trawl_main() -> ExitCode {
     let extraction = ctx.extraction.stats();
     if !cfg.no_messages && !cancel.is_cancelled() {
         for note in trawl_printer::extraction_notes(&extraction) {
-            eprintln!("trawl: {note}");
+            report::error(note);
         }
     }
     if cfg.stats || cfg.printer.mode == OutputMode::Json {
@@ -176,19 +179,14 @@ fn trawl_main() -> ExitCode {
     if out.broken_pipe() {
         // SIGPIPE was ignored (or trawl would have died of it): as grep,
         // the write error was reported, and the exit status says so.
-        return ExitCode::from(2);
+        return Status::Error.into();
     }
     let _ = std::io::stderr().flush();
-    if cfg.printer.mode == OutputMode::Quiet && matched {
-        return ExitCode::from(0);
-    }
-    ExitCode::from(if error {
-        2
-    } else if matched {
-        0
-    } else {
-        1
-    })
+    let quiet = match cfg.printer.mode == OutputMode::Quiet {
+        true => Quiet::Yes,
+        false => Quiet::No,
+    };
+    Status::of(matched, error, quiet).into()
 }
 
 /// Whether standard input holds input to search when no path is given: a
