@@ -28,7 +28,8 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::kind::HEAD;
-use crate::tools::{OnFailure, Pages, Provenance, Tool};
+use crate::tools::{OnFailure, Provenance, Tool};
+use crate::Layout;
 
 /// A configured extractor: which files, and the tool that reads them.
 #[derive(Debug)]
@@ -213,7 +214,7 @@ fn table(t: Table, file: &Path) -> Result<Configured, String> {
         Provenance::Configured { file: file.to_path_buf() },
     );
     tool.timeout = timeout;
-    tool.pages = if t.pages { Pages::FormFeed } else { Pages::None };
+    tool.layout = if t.pages { Layout::Pages } else { Layout::Lines };
     if t.text {
         tool.on_failure = OnFailure::SearchBytes;
     }
@@ -247,7 +248,7 @@ mod tests {
         assert!(!c.claims(b"other/y.djv", b""));
         assert!(!c.claims(b"c.DJVU", b""));
         assert_eq!(c.tool.input, Input::Path);
-        assert_eq!(c.tool.pages, Pages::FormFeed);
+        assert_eq!(c.tool.layout, Layout::Pages);
         assert_eq!(c.tool.timeout, Some(Duration::from_millis(2500)));
         let m = one("[[extractor]]\nname = 'ole'\nmagic = \"\\u00D0\\u00CF\\u0011\\u00E0\"\n\
              iglob = '*.DOC'\ncommand = ['catdoc']\n");

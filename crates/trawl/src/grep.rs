@@ -13,6 +13,7 @@ use trawl_walk::{Entry, FileType, Piece, Pieces, Visitor, WalkBuilder, WalkError
 
 use crate::config::{Config, Devices, Directories, Target};
 use crate::filter::{Reached, Verdict};
+use trawl_extract::Layout;
 use trawl_select::rules::EntryKind;
 
 /// State shared by every thread of a run.
@@ -724,14 +725,6 @@ impl trawl_extract::Visit for Members<'_, '_> {
         msg.extend_from_slice(trawl_diag::io_message(err).as_bytes());
         self.grep.ctx.report(&msg, false);
     }
-}
-
-/// Whether a stream's lines are grouped in pages.
-#[derive(Clone, Copy, Debug, Eq, PartialEq)]
-enum Layout {
-    Lines,
-    /// A document's text, each page after the first starting with a form feed.
-    Pages,
 }
 
 impl Members<'_, '_> {
