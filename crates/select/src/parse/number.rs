@@ -57,10 +57,10 @@ pub(super) fn float(s: &[u8]) -> Option<f64> {
 
 /// A non-negative integer option's argument (`-maxdepth N`, `-j N`).
 pub(super) fn number(arg: Option<&Vec<u8>>, opt: &str) -> Result<u64, Error> {
-    let option = opt.to_string();
-    let a = arg.ok_or_else(|| ErrorKind::MissingArgument { option: option.clone() })?;
+    let option = || opt.to_string();
+    let a = arg.ok_or_else(|| ErrorKind::MissingArgument { option: option() })?;
     let n = std::str::from_utf8(a).ok().and_then(|s| s.parse::<u64>().ok());
-    n.ok_or_else(|| ErrorKind::InvalidArgument { option, argument: a.clone() }.into())
+    n.ok_or_else(|| ErrorKind::InvalidArgument { option: option(), argument: a.clone() }.into())
 }
 
 #[cfg(test)]
