@@ -25,7 +25,8 @@
 //! Pattern text is read by one tokenizer (`tokens`), which the engine
 //! choice, PCRE2's buffer mode and `--smart-case` share; [`to_perl`]
 //! translates the POSIX and emacs dialects (grep `-G`, find `-regextype`)
-//! for either engine.
+//! for either engine. A POSIX pattern that glibc or GNU grep would refuse is
+//! named by a [`PosixError`] ([`check_find_regex`] for find's dialects).
 //!
 //! ```
 //! use trawl_matcher::{Matcher, MatcherBuilder};
@@ -46,6 +47,7 @@ mod follow;
 mod literal;
 mod pcre;
 mod pcre_info;
+mod posix_error;
 mod quads;
 mod regcomp;
 mod rust;
@@ -63,6 +65,7 @@ pub use crate::dialect::{to_perl, Dialect, Flavor};
 pub use crate::fixed::FixedMatcher;
 use crate::pcre::Joining;
 pub use crate::pcre::PcreMatcher;
+pub use crate::posix_error::PosixError;
 pub use crate::regcomp::check_find_regex;
 pub use crate::rust::RustMatcher;
 
@@ -485,7 +488,7 @@ impl MatcherBuilder {
                     // `\xHH` (a translated `\x` would be a literal x).
                     let text = bytes_to_placeholders(p);
                     if let Err(reason) = dialect::check_basic(&text) {
-                        bad.push(BadPattern { index, offset: None, reason: reason.into() });
+                        bad.push(BadPattern { index, offset: None, reason: reason.to_string() });
                     }
                     let perl = to_perl(&text, Dialect::Basic, Flavor::Pcre);
                     let perl = placeholders_to_escapes(&dialect::posix_brackets_for_perl(&perl));
@@ -507,10 +510,10 @@ impl MatcherBuilder {
                     .filter_map(|(index, p)| {
                         let text = bytes_to_placeholders(p);
                         let reason = match dialect::misplaced_class(&text) {
-                            true => Err(dialect::MISPLACED_CLASS),
+                            true => Err(PosixError::MisplacedClass),
                             false => dialect::check_extended_references(&text),
                         };
-                        let reason = reason.err()?.into();
+                        let reason = reason.err()?.to_string();
                         Some(BadPattern { index, offset: None, reason })
                     })
                     .collect();
@@ -560,7 +563,7 @@ impl MatcherBuilder {
             Engine::Auto | Engine::Rust
                 if perl && dialect::misplaced_class(&bytes_to_placeholders(p)) =>
             {
-                (None, dialect::MISPLACED_CLASS.to_string())
+                (None, PosixError::MisplacedClass.to_string())
             }
             _ => failure,
         };

@@ -39,7 +39,7 @@ pub fn load() -> Result<Vec<Configured>, String> {
             let text = String::from_utf8(bytes).map_err(|e| {
                 format!("{}: not UTF-8 (byte {})", path.display(), e.utf8_error().valid_up_to())
             })?;
-            parse(&text, &path)
+            parse(&text, &path).map_err(|e| e.to_string())
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound && severity == Severity::Warning => {
             Ok(Vec::new())
