@@ -9,8 +9,8 @@ use crate::cache::{content_key, stat_key, Cache, Recorder};
 use crate::external::{Outcome, Subject};
 use crate::kind::Kind;
 use crate::ole::Office;
-use crate::tools::{OnFailure, Pages, Tool};
-use crate::{Extractor, Flow, Origin, Positional, Visit};
+use crate::tools::{OnFailure, Tool};
+use crate::{Extractor, Flow, Layout, Origin, Positional, Visit};
 
 /// What tells a document's identity to the cache.
 #[derive(Clone, Copy, Debug)]
@@ -168,7 +168,7 @@ impl Extractor {
                             return recorded(
                                 name,
                                 &mut all,
-                                tool.pages,
+                                tool.layout,
                                 origin,
                                 &mut recorder,
                                 visit,
@@ -176,7 +176,7 @@ impl Extractor {
                         }
                     }
                 }
-                recorded(name, r, tool.pages, origin, &mut recorder, visit)
+                recorded(name, r, tool.layout, origin, &mut recorder, visit)
             };
             let subject = Subject { file: document, path, name };
             self.runner.run(tool, subject, &mut text)
@@ -200,7 +200,7 @@ impl Extractor {
             Ok(Outcome::Ran(flow)) => {
                 let flow = match held.take() {
                     Some(text) => {
-                        recorded(name, &mut &text[..], tool.pages, origin, &mut recorder, visit)
+                        recorded(name, &mut &text[..], tool.layout, origin, &mut recorder, visit)
                     }
                     None => flow,
                 };
@@ -284,10 +284,7 @@ impl Extractor {
         if let (true, Some(document), Some(failure)) = (as_bytes, document, &failure) {
             return Some(searched_as_bytes(document, name, origin, failure, visit));
         }
-        let flow = match tool.pages {
-            Pages::FormFeed => visit.pages(name, &mut entry.text(), origin),
-            Pages::None => visit.text(name, &mut entry.text(), origin),
-        };
+        let flow = tool.layout.hand(visit, name, &mut entry.text(), origin);
         if let Some(failure) = failure {
             visit.remembered_failure(name, &failure);
         }
@@ -320,16 +317,13 @@ fn searched_as_bytes(
 pub(crate) fn recorded(
     name: &[u8],
     r: &mut dyn Read,
-    pages: Pages,
+    layout: Layout,
     origin: Origin<'_>,
     recorder: &mut Recorder,
     visit: &mut dyn Visit,
 ) -> Flow {
     let mut tee = Tee { inner: r, recorder, eof: false };
-    let flow = match pages {
-        Pages::FormFeed => visit.pages(name, &mut tee, origin),
-        Pages::None => visit.text(name, &mut tee, origin),
-    };
+    let flow = layout.hand(visit, name, &mut tee, origin);
     if flow == Flow::Continue && !tee.eof {
         let _ = io::copy(&mut tee, &mut io::sink());
     }

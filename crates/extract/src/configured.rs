@@ -18,9 +18,13 @@
 //! A table needs `glob` (or `iglob`, without regard to case) or `magic`;
 //! given both, a file must match both. Without `{}` in `command`, the
 //! document is the command's standard input.
+//!
+//! A mistake is an [`Error`] naming the file, line and column, its
+//! [`ErrorKind`] saying what is wrong.
 
 use std::ffi::OsString;
-use std::path::Path;
+use std::fmt;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
@@ -28,7 +32,8 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::kind::HEAD;
-use crate::tools::{OnFailure, Pages, Provenance, Tool};
+use crate::tools::{OnFailure, Provenance, Tool};
+use crate::Layout;
 
 /// A configured extractor: which files, and the tool that reads them.
 #[derive(Debug)]
@@ -119,38 +124,190 @@ impl OneOrMany {
     }
 }
 
-/// Reads the configuration `text` of the file `file`. An error is one line:
-/// `FILE:LINE:COLUMN: what is wrong`.
-pub fn parse(text: &str, file: &Path) -> Result<Vec<Configured>, String> {
-    let at = |span: Option<std::ops::Range<usize>>, msg: &str| {
-        let start = span.map_or(0, |s| s.start).min(text.len());
+/// A mistake in a configuration file: where, and what.
+#[derive(Debug)]
+pub struct Error {
+    /// The file.
+    file: PathBuf,
+    /// The line, from 1.
+    line: usize,
+    /// The column (in bytes), from 1.
+    column: usize,
+    /// What is wrong.
+    kind: Box<ErrorKind>,
+}
+
+/// What is wrong in a configuration file.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The file is not TOML, or not the tables expected.
+    Toml(toml::de::Error),
+    /// A table's `command` is empty.
+    EmptyCommand {
+        /// The extractor's name.
+        extractor: String,
+    },
+    /// A table's `command` starts with an empty program.
+    EmptyProgram {
+        /// The extractor's name.
+        extractor: String,
+    },
+    /// A table with neither `glob`, `iglob` nor `magic`.
+    NoSelector {
+        /// The extractor's name.
+        extractor: String,
+    },
+    /// A glob that is not one.
+    InvalidGlob {
+        /// The extractor's name.
+        extractor: String,
+        /// The glob.
+        glob: String,
+        /// Why.
+        error: globset::Error,
+    },
+    /// A table's globs could not be built together.
+    GlobSet {
+        /// The extractor's name.
+        extractor: String,
+        /// Why.
+        error: globset::Error,
+    },
+    /// A magic with a character above `\xFF` (each stands for one byte).
+    MagicNotBytes {
+        /// The extractor's name.
+        extractor: String,
+        /// The magic.
+        magic: String,
+    },
+    /// A magic that is empty or ends past the first [`HEAD`] bytes.
+    MagicOutOfRange {
+        /// The extractor's name.
+        extractor: String,
+        /// The magic.
+        magic: String,
+    },
+    /// A timeout that is not a positive number of seconds.
+    InvalidTimeout {
+        /// The extractor's name.
+        extractor: String,
+        /// The timeout.
+        timeout: f64,
+    },
+}
+
+impl Error {
+    /// The error of `kind` at byte `start` of `text`, the file `file`.
+    fn at(kind: ErrorKind, file: &Path, text: &str, start: usize) -> Error {
+        let start = start.min(text.len());
         let line = text[..start].matches('\n').count() + 1;
-        let col = start - text[..start].rfind('\n').map_or(0, |i| i + 1) + 1;
-        format!("{}:{line}:{col}: {}", file.display(), msg.trim().replace('\n', " "))
-    };
-    let tables: FileTables = toml::from_str(text).map_err(|e| at(e.span(), e.message()))?;
+        let column = start - text[..start].rfind('\n').map_or(0, |i| i + 1) + 1;
+        Error { file: file.to_path_buf(), line, column, kind: Box::new(kind) }
+    }
+
+    /// What is wrong.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.kind
+    }
+
+    /// The file.
+    pub fn file(&self) -> &Path {
+        &self.file
+    }
+
+    /// The line, from 1.
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
+    /// The column, from 1.
+    pub fn column(&self) -> usize {
+        self.column
+    }
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ErrorKind::Toml(e) => f.write_str(e.message()),
+            ErrorKind::EmptyCommand { extractor } => {
+                write!(f, "extractor '{extractor}': `command` is empty")
+            }
+            ErrorKind::EmptyProgram { extractor } => {
+                write!(f, "extractor '{extractor}': the command's program is empty")
+            }
+            ErrorKind::NoSelector { extractor } => write!(
+                f,
+                "extractor '{extractor}': give `glob`, `iglob` or `magic` (which files it reads)"
+            ),
+            ErrorKind::InvalidGlob { extractor, glob, error } => {
+                write!(f, "extractor '{extractor}': glob '{glob}': {}", error.kind())
+            }
+            ErrorKind::GlobSet { extractor, error } => write!(f, "extractor '{extractor}': {error}"),
+            ErrorKind::MagicNotBytes { extractor, magic } => write!(
+                f,
+                "extractor '{extractor}': magic '{magic}' has a character above \\xFF (one byte each)"
+            ),
+            ErrorKind::MagicOutOfRange { extractor, magic } => write!(
+                f,
+                "extractor '{extractor}': magic '{magic}' must be 1 to {HEAD} bytes within the first {HEAD}"
+            ),
+            ErrorKind::InvalidTimeout { extractor, timeout } => write!(
+                f,
+                "extractor '{extractor}': timeout {timeout} is not a positive number of seconds"
+            ),
+        }
+    }
+}
+
+/// `FILE:LINE:COLUMN: what is wrong`, on one line.
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = self.kind.to_string();
+        let (file, line, column) = (self.file.display(), self.line, self.column);
+        write!(f, "{file}:{line}:{column}: {}", what.trim().replace('\n', " "))
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &*self.kind {
+            ErrorKind::Toml(error) => Some(error),
+            ErrorKind::InvalidGlob { error, .. } | ErrorKind::GlobSet { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+}
+
+/// Reads the configuration `text` of the file `file`. An error says
+/// `FILE:LINE:COLUMN: what is wrong` on one line.
+pub fn parse(text: &str, file: &Path) -> Result<Vec<Configured>, Error> {
+    let tables: FileTables = toml::from_str(text).map_err(|e| {
+        let start = e.span().map_or(0, |s| s.start);
+        Error::at(ErrorKind::Toml(e), file, text, start)
+    })?;
     tables
         .extractor
         .into_iter()
         .map(|t| {
-            let span = t.span();
-            table(t.into_inner(), file).map_err(|msg| at(Some(span), &msg))
+            let start = t.span().start;
+            table(t.into_inner(), file).map_err(|kind| Error::at(kind, file, text, start))
         })
         .collect()
 }
 
-fn table(t: Table, file: &Path) -> Result<Configured, String> {
+fn table(t: Table, file: &Path) -> Result<Configured, ErrorKind> {
     let name = &t.name;
+    let extractor = || name.clone();
     let Some((program, args)) = t.command.split_first() else {
-        return Err(format!("extractor '{name}': `command` is empty"));
+        return Err(ErrorKind::EmptyCommand { extractor: extractor() });
     };
     if program.is_empty() {
-        return Err(format!("extractor '{name}': the command's program is empty"));
+        return Err(ErrorKind::EmptyProgram { extractor: extractor() });
     }
     if t.glob.items().is_empty() && t.iglob.items().is_empty() && t.magic.items().is_empty() {
-        return Err(format!(
-            "extractor '{name}': give `glob`, `iglob` or `magic` (which files it reads)"
-        ));
+        return Err(ErrorKind::NoSelector { extractor: extractor() });
     }
     let mut base = GlobSetBuilder::new();
     let mut whole = GlobSetBuilder::new();
@@ -162,7 +319,11 @@ fn table(t: Table, file: &Path) -> Result<Configured, String> {
             .literal_separator(true)
             .case_insensitive(fold)
             .build()
-            .map_err(|e| format!("extractor '{name}': glob '{pattern}': {}", e.kind()))?;
+            .map_err(|error| ErrorKind::InvalidGlob {
+                extractor: extractor(),
+                glob: pattern.clone(),
+                error,
+            })?;
         if pattern.contains('/') {
             whole.add(glob);
             any_whole = true;
@@ -171,33 +332,26 @@ fn table(t: Table, file: &Path) -> Result<Configured, String> {
             any_base = true;
         }
     }
-    let set = |b: GlobSetBuilder, any: bool| -> Result<Option<GlobSet>, String> {
+    let set = |b: GlobSetBuilder, any: bool| -> Result<Option<GlobSet>, ErrorKind> {
         if !any {
             return Ok(None);
         }
-        b.build().map(Some).map_err(|e| format!("extractor '{name}': {e}"))
+        b.build().map(Some).map_err(|error| ErrorKind::GlobSet { extractor: extractor(), error })
     };
     let mut magic = Vec::new();
     for m in t.magic.items() {
         let bytes: Option<Vec<u8>> = m.chars().map(|c| u8::try_from(u32::from(c)).ok()).collect();
-        let bytes = bytes.ok_or_else(|| {
-            format!("extractor '{name}': magic '{m}' has a character above \\xFF (one byte each)")
-        })?;
+        let bytes = bytes
+            .ok_or_else(|| ErrorKind::MagicNotBytes { extractor: extractor(), magic: m.clone() })?;
         if bytes.is_empty() || t.magic_offset + bytes.len() > HEAD {
-            return Err(format!(
-                "extractor '{name}': magic '{m}' must be 1 to {HEAD} bytes within the first {HEAD}"
-            ));
+            return Err(ErrorKind::MagicOutOfRange { extractor: extractor(), magic: m.clone() });
         }
         magic.push(bytes);
     }
     let timeout = match t.timeout {
         None => None,
         Some(s) if s.is_finite() && s > 0.0 && s < 1e9 => Some(Duration::from_secs_f64(s)),
-        Some(s) => {
-            return Err(format!(
-                "extractor '{name}': timeout {s} is not a positive number of seconds"
-            ))
-        }
+        Some(timeout) => return Err(ErrorKind::InvalidTimeout { extractor: extractor(), timeout }),
     };
     let mut rule = Vec::new();
     for (key, items) in [("glob", &t.glob), ("iglob", &t.iglob), ("magic", &t.magic)] {
@@ -213,7 +367,7 @@ fn table(t: Table, file: &Path) -> Result<Configured, String> {
         Provenance::Configured { file: file.to_path_buf() },
     );
     tool.timeout = timeout;
-    tool.pages = if t.pages { Pages::FormFeed } else { Pages::None };
+    tool.layout = if t.pages { Layout::Pages } else { Layout::Lines };
     if t.text {
         tool.on_failure = OnFailure::SearchBytes;
     }
@@ -247,7 +401,7 @@ mod tests {
         assert!(!c.claims(b"other/y.djv", b""));
         assert!(!c.claims(b"c.DJVU", b""));
         assert_eq!(c.tool.input, Input::Path);
-        assert_eq!(c.tool.pages, Pages::FormFeed);
+        assert_eq!(c.tool.layout, Layout::Pages);
         assert_eq!(c.tool.timeout, Some(Duration::from_millis(2500)));
         let m = one("[[extractor]]\nname = 'ole'\nmagic = \"\\u00D0\\u00CF\\u0011\\u00E0\"\n\
              iglob = '*.DOC'\ncommand = ['catdoc']\n");
@@ -266,7 +420,7 @@ mod tests {
 
     #[test]
     fn mistakes_are_named_by_file_line_and_column() {
-        let err = |text: &str| parse(text, Path::new("c.toml")).unwrap_err();
+        let err = |text: &str| parse(text, Path::new("c.toml")).unwrap_err().to_string();
         assert_eq!(
             err("\n[[extractor]]\nname = 'a'\ncommand = []\nglob = '*.a'\n"),
             "c.toml:2:1: extractor 'a': `command` is empty"
@@ -285,5 +439,29 @@ mod tests {
         );
         assert!(!err("[[extractor]]\nname = 'a'\nglob = '*'\ncommand = ['x']\ntimeout = -1\n")
             .is_empty());
+    }
+
+    #[test]
+    fn a_mistake_holds_its_kind_and_place() {
+        let err = |text: &str| parse(text, Path::new("c.toml")).unwrap_err();
+        let e = err("[[extractor]]\nname = 'a'\nglob = '*'\ncommand = ['x']\ntimeout = -1\n");
+        assert!(matches!(e.kind(), ErrorKind::InvalidTimeout { extractor, timeout }
+            if extractor == "a" && *timeout == -1.0));
+        assert_eq!((e.file(), e.line(), e.column()), (Path::new("c.toml"), 1, 1));
+        assert_eq!(
+            e.to_string(),
+            "c.toml:1:1: extractor 'a': timeout -1 is not a positive number of seconds"
+        );
+        let e = err("\n\n[[extractor]]\nname = 'b'\nmagic = ''\ncommand = ['x']\n");
+        assert!(matches!(e.kind(), ErrorKind::MagicOutOfRange { extractor, magic }
+            if extractor == "b" && magic.is_empty()));
+        assert_eq!((e.line(), e.column()), (3, 1));
+        assert_eq!(
+            e.to_string(),
+            format!("c.toml:3:1: extractor 'b': magic '' must be 1 to {HEAD} bytes within the first {HEAD}")
+        );
+        let e = err("[[extractor]]\nname = 'a'\ncomand = ['x']\n");
+        assert!(matches!(e.kind(), ErrorKind::Toml(_)));
+        assert_eq!((e.line(), e.column()), (3, 1));
     }
 }

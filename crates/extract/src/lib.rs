@@ -127,6 +127,33 @@ impl<'m> Origin<'m> {
     }
 }
 
+/// How a text is laid out: lines, or the pages of a document (each page
+/// after the first starting with a form feed: pdftotext's and catdvi's
+/// text), whose lines say their page (`FILE#page=N`).
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Layout {
+    /// Lines.
+    Lines,
+    /// Pages of lines, a form feed before each after the first.
+    Pages,
+}
+
+impl Layout {
+    /// Hands `data` to `visit` as this layout's text.
+    pub fn hand(
+        self,
+        visit: &mut dyn Visit,
+        name: &[u8],
+        data: &mut dyn Read,
+        origin: Origin<'_>,
+    ) -> Flow {
+        match self {
+            Layout::Lines => visit.text(name, data, origin),
+            Layout::Pages => visit.pages(name, data, origin),
+        }
+    }
+}
+
 /// Receives the text streams found inside a source, and what went wrong.
 pub trait Visit {
     /// A stream to search, named `outer{member}...`.

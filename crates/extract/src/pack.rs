@@ -21,20 +21,13 @@ use std::io::{self, Read};
 use std::os::unix::fs::FileExt;
 
 use crate::cache::{stat_key, Cache};
-use crate::{Extractor, Flow, Kind, Member, Origin, Visit};
+use crate::{Extractor, Flow, Kind, Layout, Member, Origin, Visit};
 
 /// Archives smaller than this are decoded whole each time (cheap).
 pub const PACK_MIN: u64 = 256 << 10;
 
 /// A pack is at most this big (the cache holds 4 GiB by default).
 const MAX_PACK: u64 = 900 << 20;
-
-/// How a member's text was given: lines, or pages (a document).
-#[derive(Clone, Copy, Debug, Eq, PartialEq)]
-enum Layout {
-    Lines,
-    Pages,
-}
 
 /// A row of a pack, beside its frame.
 #[derive(Debug, Eq, PartialEq)]
@@ -242,10 +235,7 @@ impl Packing<'_, '_> {
     }
 
     fn pass(&mut self, name: &[u8], data: &mut dyn Read, origin: Origin<'_>, l: Layout) -> Flow {
-        match l {
-            Layout::Lines => self.inner.text(name, data, origin),
-            Layout::Pages => self.inner.pages(name, data, origin),
-        }
+        l.hand(self.inner, name, data, origin)
     }
 }
 
@@ -469,10 +459,7 @@ impl Extractor {
             let mut read = Replayed { text: &text, at: 0, failure };
             let flow = with_member(&chain, None, |m| {
                 let origin = Origin::Member(m);
-                match layout {
-                    Layout::Lines => visit.text(&name, &mut read, origin),
-                    Layout::Pages => visit.pages(&name, &mut read, origin),
-                }
+                layout.hand(visit, &name, &mut read, origin)
             });
             if flow == Flow::Stop {
                 return Some(Flow::Stop);

@@ -9,6 +9,8 @@ use std::sync::atomic::AtomicBool;
 use std::sync::OnceLock;
 use std::time::Duration;
 
+use crate::Layout;
+
 /// How a tool is given the document.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
 pub enum Input {
@@ -18,15 +20,6 @@ pub enum Input {
     /// Its path replaces `{}` in the arguments; an archive member is first
     /// copied to a private temporary file (keeping its extension).
     Path,
-}
-
-/// Whether a tool's output tells pages apart.
-#[derive(Clone, Copy, Debug, Eq, PartialEq)]
-pub enum Pages {
-    /// Each page ends with a form feed: a match says its page.
-    FormFeed,
-    /// No pages.
-    None,
 }
 
 /// Where a tool comes from, for the message when it is missing.
@@ -75,7 +68,7 @@ pub struct Tool {
     /// How it is given the document.
     pub input: Input,
     /// Whether its output tells pages apart.
-    pub pages: Pages,
+    pub layout: Layout,
     /// Its own time limit (else the run's).
     pub timeout: Option<Duration>,
     /// What a failure of it means for the document.
@@ -102,7 +95,7 @@ impl Tool {
             program: program.to_os_string(),
             args,
             input,
-            pages: Pages::None,
+            layout: Layout::Lines,
             timeout: None,
             on_failure: OnFailure::Report,
             origin,
@@ -111,9 +104,9 @@ impl Tool {
         }
     }
 
-    fn builtin(name: &str, argv: &[&str], pages: Pages, origin: Provenance) -> Tool {
+    fn builtin(name: &str, argv: &[&str], layout: Layout, origin: Provenance) -> Tool {
         let args = argv[1..].iter().map(OsString::from).collect();
-        Tool { pages, ..Tool::new(name, OsStr::new(argv[0]), args, origin) }
+        Tool { layout, ..Tool::new(name, OsStr::new(argv[0]), args, origin) }
     }
 
     /// This tool, with its documents' bytes searched when it fails (see
@@ -205,7 +198,7 @@ impl Default for Builtins {
             pdf: Tool::builtin(
                 "pdf",
                 &["pdftotext", "-q", "-enc", "UTF-8", "-", "-"],
-                Pages::FormFeed,
+                Layout::Pages,
                 required("poppler-utils"),
             ),
             // Ghostscript's text device (what its ps2ascii script runs,
@@ -223,22 +216,22 @@ impl Default for Builtins {
                     "-",
                     "-",
                 ],
-                Pages::None,
+                Layout::Lines,
                 optional("ghostscript"),
             )
             .searching_bytes_on_failure(),
             // catdvi ends each page with a form feed.
-            dvi: Tool::builtin("dvi", &["catdvi"], Pages::FormFeed, optional("catdvi")),
+            dvi: Tool::builtin("dvi", &["catdvi"], Layout::Pages, optional("catdvi")),
             // catdoc's readers of OLE2 compound files (xls2csv reads a
             // path, which /dev/stdin, the document, is; its sheets end
             // with form feeds, which are not pages). catdoc's catppt is
             // left out: it gives nothing for PowerPoint files LibreOffice
             // writes.
-            word: Tool::builtin("doc", &["catdoc", "-w"], Pages::None, optional("catdoc")),
+            word: Tool::builtin("doc", &["catdoc", "-w"], Layout::Lines, optional("catdoc")),
             excel: Tool::builtin(
                 "xls",
                 &["xls2csv", "/dev/stdin"],
-                Pages::None,
+                Layout::Lines,
                 optional("catdoc"),
             ),
         }

@@ -14,6 +14,7 @@ use crate::pattern_text::{
     pattern_has_uppercase_letter, placeholders_to_escapes,
 };
 use crate::pcre::{Joining, PcreMatcher};
+use crate::posix_error::PosixError;
 use crate::rust::{self, RustMatcher};
 
 /// Builds a matcher from grep options and patterns.
@@ -211,7 +212,7 @@ impl MatcherBuilder {
                     // `\xHH` (a translated `\x` would be a literal x).
                     let text = bytes_to_placeholders(p);
                     if let Err(reason) = dialect::check_basic(&text) {
-                        bad.push(BadPattern { index, offset: None, reason: reason.into() });
+                        bad.push(BadPattern { index, offset: None, reason: reason.to_string() });
                     }
                     let perl = to_perl(&text, Dialect::Basic, Flavor::Pcre);
                     let perl = placeholders_to_escapes(&dialect::posix_brackets_for_perl(&perl));
@@ -233,10 +234,10 @@ impl MatcherBuilder {
                     .filter_map(|(index, p)| {
                         let text = bytes_to_placeholders(p);
                         let reason = match dialect::misplaced_class(&text) {
-                            true => Err(dialect::MISPLACED_CLASS),
+                            true => Err(PosixError::MisplacedClass),
                             false => dialect::check_extended_references(&text),
                         };
-                        let reason = reason.err()?.into();
+                        let reason = reason.err()?.to_string();
                         Some(BadPattern { index, offset: None, reason })
                     })
                     .collect();
@@ -286,7 +287,7 @@ impl MatcherBuilder {
             Engine::Auto | Engine::Rust
                 if perl && dialect::misplaced_class(&bytes_to_placeholders(p)) =>
             {
-                (None, dialect::MISPLACED_CLASS.to_string())
+                (None, PosixError::MisplacedClass.to_string())
             }
             _ => failure,
         };

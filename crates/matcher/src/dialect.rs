@@ -4,6 +4,7 @@
 //! it. Matching stays leftmost-first (Perl) rather than POSIX
 //! leftmost-longest, which can only change the extent of a match.
 
+use crate::posix_error::PosixError;
 use crate::tokens::{tokens, Brackets, Token, TokenKind};
 
 /// A dialect of regular expressions.
@@ -280,10 +281,6 @@ fn opens_interval(rest: &str) -> bool {
     }
 }
 
-/// GNU grep's message for a bracket expression that looks like a class
-/// written without its own brackets (see [`misplaced_class`]).
-pub const MISPLACED_CLASS: &str = "character class syntax is [[:space:]], not [:space:]";
-
 /// Whether `pattern` (read with POSIX brackets) holds a bracket expression
 /// that GNU grep refuses as a misplaced class, `[:space:]` for
 /// `[[:space:]]`: its members are single characters only (no range, no
@@ -353,7 +350,7 @@ pub fn posix_brackets_for_perl(pattern: &str) -> std::borrow::Cow<'_, str> {
 /// name only a group closed before it (`(a)\1`, `((b)\2)`; not `(a\1)`,
 /// nor a group that does not exist). Groups are counted as the Perl dialect
 /// numbers them (`(?:…)` and the other `(?` forms capture nothing).
-pub fn check_extended_references(pattern: &str) -> Result<(), &'static str> {
+pub fn check_extended_references(pattern: &str) -> Result<(), PosixError> {
     let b = pattern.as_bytes();
     let mut open: Vec<Option<usize>> = Vec::new();
     let mut closed: Vec<bool> = Vec::new();
@@ -374,7 +371,7 @@ pub fn check_extended_references(pattern: &str) -> Result<(), &'static str> {
             TokenKind::Escape(Some(d @ '1'..='9'))
                 if !closed.get(d as usize - '1' as usize).copied().unwrap_or(false) =>
             {
-                return Err("Invalid back reference");
+                return Err(PosixError::BadBackReference);
             }
             _ => {}
         }
@@ -385,7 +382,7 @@ pub fn check_extended_references(pattern: &str) -> Result<(), &'static str> {
 /// Checks a POSIX basic expression the way GNU grep's parser does, with its
 /// messages: unmatched `\\(`, `\\)`, `\\{` and `[`, bad interval contents,
 /// intervals over 32767, and ranges that run backwards.
-pub fn check_basic(pattern: &str) -> Result<(), &'static str> {
+pub fn check_basic(pattern: &str) -> Result<(), PosixError> {
     let b = pattern.as_bytes();
     // The groups open (by number, innermost last), and whether each group
     // is closed: a back-reference may name only a closed one, however
@@ -401,13 +398,13 @@ pub fn check_basic(pattern: &str) -> Result<(), &'static str> {
                 open.push(closed.len());
             }
             TokenKind::Escape(Some(')')) => {
-                let n = open.pop().ok_or("Unmatched ) or \\)")?;
+                let n = open.pop().ok_or(PosixError::UnmatchedClose)?;
                 closed[n - 1] = true;
             }
             TokenKind::Escape(Some(d @ '1'..='9'))
                 if !closed.get(d as usize - '1' as usize).copied().unwrap_or(false) =>
             {
-                return Err("Invalid back reference");
+                return Err(PosixError::BadBackReference);
             }
             TokenKind::Escape(Some('{')) if t.at > 0 => check_interval(&b[t.at + 2..])?,
             TokenKind::ClassOpen { .. } => {
@@ -416,11 +413,10 @@ pub fn check_basic(pattern: &str) -> Result<(), &'static str> {
             }
             TokenKind::ClassClose => in_class = false,
             TokenKind::PosixClass { end } if !terminated(&b[t.at..end]) => {
-                return Err("Unmatched [, [^, [:, [., or [=");
+                return Err(PosixError::UnmatchedBracket);
             }
             TokenKind::PosixClass { end } if !pattern[t.at..].starts_with("[:") => {
-                let c =
-                    collating_element(&pattern[t.at..end]).ok_or("Invalid collation character")?;
+                let c = collating_element(&pattern[t.at..end]).ok_or(PosixError::BadCollation)?;
                 members.add(c)?;
             }
             TokenKind::Char { c: '-', in_class: true } if members.may_start_range() => {
@@ -431,13 +427,13 @@ pub fn check_basic(pattern: &str) -> Result<(), &'static str> {
         }
     }
     if in_class {
-        return Err("Unmatched [, [^, [:, [., or [=");
+        return Err(PosixError::UnmatchedBracket);
     }
     if misplaced_class(pattern) {
-        return Err(MISPLACED_CLASS);
+        return Err(PosixError::MisplacedClass);
     }
     if !open.is_empty() {
-        return Err("Unmatched ( or \\(");
+        return Err(PosixError::UnmatchedOpen);
     }
     Ok(())
 }
@@ -457,10 +453,10 @@ impl Members {
     }
 
     /// A member: ends a range, or may start one.
-    pub(crate) fn add(&mut self, c: char) -> Result<(), &'static str> {
+    pub(crate) fn add(&mut self, c: char) -> Result<(), PosixError> {
         if let Some(from) = self.range_from.take() {
             if c < from {
-                return Err("Invalid range end");
+                return Err(PosixError::BadRangeEnd);
             }
             self.last = None;
         } else {
@@ -491,32 +487,32 @@ pub(crate) fn collating_element(class: &str) -> Option<char> {
 
 /// Checks the contents of an interval after its `\\{`: `m`, `m,`, `,n`,
 /// `m,n` or `,`, up to `\\}`, with m ≤ n ≤ 32767.
-fn check_interval(rest: &[u8]) -> Result<(), &'static str> {
-    let end = memchr::memmem::find(rest, b"\\}").ok_or("Unmatched \\{")?;
+fn check_interval(rest: &[u8]) -> Result<(), PosixError> {
+    let end = memchr::memmem::find(rest, b"\\}").ok_or(PosixError::UnmatchedBrace)?;
     let body = &rest[..end];
-    let number = |s: &[u8]| -> Result<Option<u32>, &'static str> {
+    let number = |s: &[u8]| -> Result<Option<u32>, PosixError> {
         if s.is_empty() {
             return Ok(None);
         }
         if !s.iter().all(u8::is_ascii_digit) {
-            return Err("Invalid content of \\{\\}");
+            return Err(PosixError::BadInterval);
         }
         let n = std::str::from_utf8(s).ok().and_then(|s| s.parse::<u32>().ok()).unwrap_or(u32::MAX);
         if n > 32767 {
-            return Err("Regular expression too big");
+            return Err(PosixError::TooBig);
         }
         Ok(Some(n))
     };
     let (lo, hi) = match body.iter().position(|&c| c == b',') {
         Some(i) => (number(&body[..i])?, number(&body[i + 1..])?),
-        None if body.is_empty() => return Err("Invalid content of \\{\\}"),
+        None if body.is_empty() => return Err(PosixError::BadInterval),
         None => {
             let n = number(body)?;
             (n, n)
         }
     };
     match (lo, hi) {
-        (Some(lo), Some(hi)) if lo > hi => Err("Invalid content of \\{\\}"),
+        (Some(lo), Some(hi)) if lo > hi => Err(PosixError::BadInterval),
         _ => Ok(()),
     }
 }
@@ -558,9 +554,21 @@ fn word_end(f: Flavor) -> &'static str {
 
 #[cfg(test)]
 mod tests {
-    use super::{
-        check_basic, check_extended_references, to_perl, Dialect, Flavor, MISPLACED_CLASS,
-    };
+    use super::{to_perl, Dialect, Flavor};
+    use crate::posix_error::PosixError;
+
+    /// GNU grep's words for a misplaced class.
+    const MISPLACED_CLASS: &str = PosixError::MisplacedClass.message();
+
+    /// The check's message, as the tables below give it.
+    fn check_basic(p: &str) -> Result<(), &'static str> {
+        super::check_basic(p).map_err(PosixError::message)
+    }
+
+    /// The check's message, as the tables below give it.
+    fn check_extended_references(p: &str) -> Result<(), &'static str> {
+        super::check_extended_references(p).map_err(PosixError::message)
+    }
 
     #[test]
     fn extended_brackets_starting_with_a_class_opener_are_plain_for_perl() {

@@ -462,6 +462,12 @@ mod tests {
         assert!(built());
     }
 
+    /// The part every string of the two tests below holds at one offset:
+    /// longer than any part their other bytes (at most 5, from `ab_\n`, which
+    /// holds neither Q nor Z) can share at another offset, so that it is
+    /// the part chosen (a shorter one lost to such a part now and then).
+    const MARK: &[u8] = b"QZQZQ_";
+
     proptest! {
         #[test]
         fn every_search_at_one_offset_agrees_with_brute_force(
@@ -474,7 +480,7 @@ mod tests {
         ) {
             let pats: Vec<Vec<u8>> = stems
                 .iter()
-                .map(|(a, b)| [&a[..], b"QZ_", &b[..]].concat())
+                .map(|(a, b)| [&a[..], MARK, &b[..]].concat())
                 .collect();
             let f = Factored::new(&pats, ignore_case).unwrap();
             prop_assert!(f.at_start.is_some());
@@ -508,7 +514,7 @@ mod tests {
         ) {
             let pats: Vec<Vec<u8>> = stems
                 .iter()
-                .map(|(a, b)| [&a[..], b"QZ_", &b[..]].concat())
+                .map(|(a, b)| [&a[..], MARK, &b[..]].concat())
                 .collect();
             let mut hay = filler;
             for (which, at, changed, upper) in &plants {

@@ -25,7 +25,8 @@
 //! Pattern text is read by one tokenizer (`tokens`), which the engine
 //! choice, PCRE2's buffer mode and `--smart-case` share; [`to_perl`]
 //! translates the POSIX and emacs dialects (grep `-G`, find `-regextype`)
-//! for either engine.
+//! for either engine. A POSIX pattern that glibc or GNU grep would refuse is
+//! named by a [`PosixError`] ([`check_find_regex`] for find's dialects).
 //!
 //! ```
 //! use trawl_matcher::{Matcher, MatcherBuilder};
@@ -52,6 +53,7 @@ mod options;
 mod pattern_text;
 mod pcre;
 mod pcre_info;
+mod posix_error;
 mod quads;
 mod regcomp;
 mod rust;
@@ -71,6 +73,7 @@ pub use crate::matcher::{LineStream, Match, Matcher};
 pub use crate::options::{Engine, LineTerminator, Syntax, Text};
 pub use crate::pattern_text::pattern_has_uppercase_letter;
 pub use crate::pcre::PcreMatcher;
+pub use crate::posix_error::PosixError;
 pub use crate::regcomp::check_find_regex;
 pub use crate::rust::RustMatcher;
 

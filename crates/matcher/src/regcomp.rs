@@ -3,8 +3,8 @@
 //! messages, found left to right as its parser finds them. The translation
 //! to the Perl dialect ([`crate::to_perl`]) assumes a pattern that passed.
 
-use crate::dialect::Dialect;
-use crate::dialect::{check_basic, collating_element, Members};
+use crate::dialect::{check_basic, collating_element, Dialect, Members};
+use crate::posix_error::PosixError;
 use crate::tokens::{tokens, Brackets, TokenKind};
 
 /// The syntax bits of a dialect that decide what is an error.
@@ -87,8 +87,8 @@ impl Syntax {
 }
 
 /// Checks `pattern` as glibc compiles it for find's `-regextype` of
-/// `dialect`; the error is glibc's message.
-pub fn check_find_regex(pattern: &str, dialect: Dialect) -> Result<(), &'static str> {
+/// `dialect`; the error is glibc's reason (its message as glibc words it).
+pub fn check_find_regex(pattern: &str, dialect: Dialect) -> Result<(), PosixError> {
     let brackets = match dialect {
         Dialect::Perl => return Ok(()),
         Dialect::Basic => return check_basic(pattern),
@@ -122,18 +122,18 @@ pub fn check_find_regex(pattern: &str, dialect: Dialect) -> Result<(), &'static 
             TokenKind::PosixClass { end } => {
                 let text = &pattern[t.at..end];
                 if !crate::dialect::terminated(text.as_bytes()) {
-                    return Err("Unmatched [, [^, [:, [., or [=");
+                    return Err(PosixError::UnmatchedBracket);
                 }
                 if let Some(name) = text.strip_prefix("[:").and_then(|s| s.strip_suffix(":]")) {
                     if !syn.char_classes {
                         continue;
                     }
                     if !CLASSES.contains(&name) {
-                        return Err("Invalid character class name");
+                        return Err(PosixError::BadClassName);
                     }
                     members = Members::default();
                 } else {
-                    let c = collating_element(text).ok_or("Invalid collation character")?;
+                    let c = collating_element(text).ok_or(PosixError::BadCollation)?;
                     if syn.no_empty_ranges {
                         members.add(c)?;
                     }
@@ -150,7 +150,7 @@ pub fn check_find_regex(pattern: &str, dialect: Dialect) -> Result<(), &'static 
                     members.range_from = None;
                 }
             }
-            TokenKind::Escape(None) => return Err("Trailing backslash"),
+            TokenKind::Escape(None) => return Err(PosixError::TrailingBackslash),
             TokenKind::Escape(Some(c)) => {
                 let group = syn.backslash_groups;
                 match c {
@@ -162,13 +162,13 @@ pub fn check_find_regex(pattern: &str, dialect: Dialect) -> Result<(), &'static 
                     }
                     ')' if group => match open.pop() {
                         Some(n) => closed[n - 1] = true,
-                        None => return Err("Unmatched ) or \\)"),
+                        None => return Err(PosixError::UnmatchedClose),
                     },
                     '|' if group => expression_start = true,
                     '1'..='9' if syn.back_references => {
                         let n = c as usize - '0' as usize;
                         if !closed.get(n - 1).copied().unwrap_or(false) {
-                            return Err("Invalid back reference");
+                            return Err(PosixError::BadBackReference);
                         }
                     }
                     '<' | '>' | 'b' | 'B' | '`' | '\'' if syn.gnu_ops => expression_start = true,
@@ -181,7 +181,7 @@ pub fn check_find_regex(pattern: &str, dialect: Dialect) -> Result<(), &'static 
                 match c {
                     _ if repeat && starts => {
                         if syn.context_invalid_ops {
-                            return Err("Invalid preceding regular expression");
+                            return Err(PosixError::NothingToRepeat);
                         }
                         // Dropped (the next token still starts), or a literal.
                         expression_start = syn.context_indep_ops;
@@ -201,7 +201,7 @@ pub fn check_find_regex(pattern: &str, dialect: Dialect) -> Result<(), &'static 
                     ')' if group => match open.pop() {
                         Some(n) => closed[n - 1] = true,
                         None if syn.unmatched_close_is_literal => {}
-                        None => return Err("Unmatched ) or \\)"),
+                        None => return Err(PosixError::UnmatchedClose),
                     },
                     '|' if group => expression_start = true,
                     '^' if syn.anchors_anywhere || starts => expression_start = true,
@@ -212,10 +212,10 @@ pub fn check_find_regex(pattern: &str, dialect: Dialect) -> Result<(), &'static 
         }
     }
     if in_class {
-        return Err("Unmatched [, [^, [:, [., or [=");
+        return Err(PosixError::UnmatchedBracket);
     }
     if !open.is_empty() {
-        return Err("Unmatched ( or \\(");
+        return Err(PosixError::UnmatchedOpen);
     }
     Ok(())
 }
@@ -232,7 +232,7 @@ const DUP_MAX: i64 = 0x7fff;
 /// Reads the interval after a `{` as glibc does: Some(length up to and
 /// including its `}`), None when it is not one and the dialect reads the
 /// `{` as a literal; else glibc's error.
-fn interval(rest: &[u8], syn: &Syntax) -> Result<Option<usize>, &'static str> {
+fn interval(rest: &[u8], syn: &Syntax) -> Result<Option<usize>, PosixError> {
     /// Reads digits up to `,` or `}`: -1 for none, -2 for anything else
     /// (or the end), as glibc's fetch_number.
     fn number(rest: &[u8], at: &mut usize) -> (i64, Option<u8>) {
@@ -254,7 +254,7 @@ fn interval(rest: &[u8], syn: &Syntax) -> Result<Option<usize>, &'static str> {
     let (mut start, mut token) = number(rest, &mut at);
     if start == -1 {
         if token != Some(b',') {
-            return Err("Invalid content of \\{\\}");
+            return Err(PosixError::BadInterval);
         }
         start = 0;
     }
@@ -274,21 +274,30 @@ fn interval(rest: &[u8], syn: &Syntax) -> Result<Option<usize>, &'static str> {
         if syn.invalid_interval_is_literal {
             return Ok(None);
         }
-        return Err(if token.is_none() { "Unmatched \\{" } else { "Invalid content of \\{\\}" });
+        return Err(if token.is_none() {
+            PosixError::UnmatchedBrace
+        } else {
+            PosixError::BadInterval
+        });
     }
     if (end != -1 && start > end) || token != Some(b'}') {
-        return Err("Invalid content of \\{\\}");
+        return Err(PosixError::BadInterval);
     }
     if (if end == -1 { start } else { end }) > DUP_MAX {
-        return Err("Regular expression too big");
+        return Err(PosixError::TooBig);
     }
     Ok(Some(at))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::check_find_regex as check;
-    use crate::Dialect::*;
+    use crate::Dialect::{self, *};
+    use crate::PosixError;
+
+    /// The check's message, as the assertions below give it.
+    fn check(pattern: &str, dialect: Dialect) -> Result<(), &'static str> {
+        super::check_find_regex(pattern, dialect).map_err(PosixError::message)
+    }
 
     #[test]
     fn errors_are_glibcs_in_each_dialect() {

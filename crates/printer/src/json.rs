@@ -9,6 +9,18 @@ use serde::Serialize;
 use trawl_matcher::Matcher;
 use trawl_search::{LineInfo, SearchSummary};
 
+use crate::stats::{ExtractionStats, IndexStats, Stats};
+
+/// Where a member of an archive is: the file holding the outermost archive,
+/// and the member paths from there down to it.
+#[derive(Clone, Debug)]
+pub struct Within<'p> {
+    /// The file on disk.
+    pub archive: &'p [u8],
+    /// Member paths, outermost first.
+    pub members: Vec<&'p [u8]>,
+}
+
 /// Bytes as ripgrep's JSON carries them: `{"text":...}` for UTF-8 data,
 /// else `{"bytes":base64}`.
 #[derive(Serialize)]
@@ -81,7 +93,7 @@ struct LineMessage<'a, S> {
 struct Submatches<'a, M> {
     matcher: Option<&'a M>,
     /// `--replace`: each submatch carries its replacement.
-    replace: Option<&'a super::Template>,
+    replace: Option<&'a crate::shape::Template>,
     body: &'a [u8],
     count: Cell<u64>,
 }
@@ -92,7 +104,7 @@ impl<M: Matcher> Serialize for Submatches<'_, M> {
         if let Some(m) = self.matcher {
             let mut at = 0;
             let (mut groups, mut replaced) = (Vec::new(), Vec::new());
-            while let Some(x) = super::next_match(m, self.body, &mut at) {
+            while let Some(x) = crate::util::next_match(m, self.body, &mut at) {
                 let body = self.body;
                 let matched = Data::of(&body[x.start..x.end]);
                 let replacement = self.replace.map(|t| {
@@ -185,7 +197,7 @@ pub(crate) fn begin(out: &mut Vec<u8>, path: &[u8]) {
 pub(crate) struct Place<'a> {
     pub(crate) path: &'a [u8],
     pub(crate) page: Option<u64>,
-    pub(crate) within: Option<&'a super::Within<'a>>,
+    pub(crate) within: Option<&'a Within<'a>>,
     pub(crate) info: LineInfo,
 }
 
@@ -196,7 +208,7 @@ pub(crate) fn line<M: Matcher>(
     line: &[u8],
     matcher: Option<&M>,
     with_submatches: bool,
-    replace: Option<&super::Template>,
+    replace: Option<&crate::shape::Template>,
 ) -> u64 {
     let Place { path, page, within, info } = place;
     let submatches = Submatches {
@@ -226,7 +238,7 @@ pub(crate) fn end(out: &mut Vec<u8>, path: &[u8], summary: &SearchSummary, file:
         elapsed: Elapsed::of(file.elapsed),
         searches: 1,
         searches_with_match: u64::from(file.selected > 0),
-        bytes_searched: super::bytes_searched(summary),
+        bytes_searched: crate::util::bytes_searched(summary),
         bytes_printed: file.bytes_printed,
         matched_lines: file.selected,
         matches: file.matches,
@@ -235,50 +247,12 @@ pub(crate) fn end(out: &mut Vec<u8>, path: &[u8], summary: &SearchSummary, file:
     write(out, &Plain::End { path, binary_offset: summary.binary_offset, stats });
 }
 
-/// How an index served a search: files passed over unopened (they cannot
-/// match), searched as candidates, and searched because they changed or
-/// are new since the index was built.
-#[derive(Clone, Copy, Debug, Default, Serialize)]
-pub struct IndexStats {
-    /// Unchanged files that cannot match.
-    pub files_skipped: u64,
-    /// Unchanged files that may match.
-    pub files_candidates: u64,
-    /// Files changed or new since the index was built.
-    pub files_changed: u64,
-    /// Whether what changed came from the index's watcher (`trawl index
-    /// --watch`) rather than a check of every file's stamps.
-    pub watched: bool,
-}
-
-/// What happened to the documents whose text an extractor makes
-/// (`--docs`), beyond what was searched.
-#[derive(Clone, Copy, Debug, Default, Eq, PartialEq, Serialize)]
-pub struct ExtractionStats {
-    /// Files and members whose text could not be (all) extracted in this
-    /// run, each reported by name.
-    pub failed: u64,
-    /// Documents the cache remembers failing: what their extractor made
-    /// was searched, and one line at the end says how many.
-    pub failed_remembered: u64,
-    /// Documents whose bytes are text (PostScript) searched as bytes after
-    /// their extractor failed, now or remembered: not an error.
-    pub searched_as_bytes: u64,
-}
-
-impl ExtractionStats {
-    /// Whether there is anything to say.
-    pub fn is_empty(&self) -> bool {
-        *self == ExtractionStats::default()
-    }
-}
-
 /// Writes the closing summary message (with how an index served the
 /// search, when one did, and what became of documents, when anything
 /// did not go as asked).
-pub fn summary(
+pub(crate) fn summary(
     out: &mut Vec<u8>,
-    stats: &super::Stats,
+    stats: &Stats,
     elapsed: std::time::Duration,
     index: Option<IndexStats>,
     extraction: ExtractionStats,

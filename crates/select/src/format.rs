@@ -2,6 +2,7 @@
 //! find reads them (rendering, per entry, is the evaluator's: printf.rs).
 
 use crate::cformat::Spec;
+use crate::error::{Error, ErrorKind};
 
 /// A parsed format.
 #[derive(Clone, Debug)]
@@ -41,7 +42,7 @@ impl Format {
     /// directive is printed as written, with a warning (returned beside
     /// the format, to be said once); a `%` at the end, or a directive
     /// reserved for the future (`%{`, `%[`, `%(`), is an error.
-    pub fn parse(f: &[u8]) -> Result<(Format, Vec<String>), String> {
+    pub fn parse(f: &[u8]) -> Result<(Format, Vec<String>), Error> {
         let mut pieces = Vec::new();
         let mut warnings = Vec::new();
         let mut lit = Vec::new();
@@ -89,7 +90,7 @@ impl Format {
                         }
                     }
                 }
-                b'%' if i + 1 == f.len() => return Err("error: % at end of format string".into()),
+                b'%' if i + 1 == f.len() => return Err(ErrorKind::PercentAtEnd.into()),
                 b'%' if f[i + 1] == b'%' => {
                     lit.push(b'%');
                     i += 2;
@@ -125,7 +126,7 @@ impl Format {
                         spec.precision = Some(p);
                     }
                     let Some(&conv) = f.get(i) else {
-                        return Err("error: % at end of format string".into());
+                        return Err(ErrorKind::PercentAtEnd.into());
                     };
                     i += 1;
                     let mut d = Directive { conv, time: 0, spec };
@@ -149,10 +150,7 @@ impl Format {
                             }
                         }
                     } else if b"{[(".contains(&conv) {
-                        return Err(format!(
-                            "error: the format directive `%{}' is reserved for future use",
-                            conv as char
-                        ));
+                        return Err(ErrorKind::ReservedDirective { conversion: conv }.into());
                     } else if !CONVERSIONS.contains(&conv) {
                         let what = format!(
                             "unrecognized format directive `%{}'",

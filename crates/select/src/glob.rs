@@ -12,6 +12,8 @@
 use std::cell::RefCell;
 use std::ffi::CString;
 
+use crate::error::{Error, ErrorKind};
+
 /// A compiled pattern.
 #[derive(Clone, Debug)]
 pub struct Glob {
@@ -37,8 +39,9 @@ fn is_meta(b: u8) -> bool {
 }
 
 impl Glob {
-    /// Compiles `pattern` (any bytes but NUL).
-    pub fn new(pattern: &[u8], ignore_case: bool) -> Result<Glob, String> {
+    /// Compiles `pattern` (any bytes but NUL: one is
+    /// [`ErrorKind::PatternHoldsNul`]).
+    pub fn new(pattern: &[u8], ignore_case: bool) -> Result<Glob, Error> {
         let lower = |b: &[u8]| if ignore_case { b.to_ascii_lowercase() } else { b.to_vec() };
         let how = if !pattern.iter().any(|&b| is_meta(b)) {
             How::Literal(lower(pattern))
@@ -52,7 +55,7 @@ impl Glob {
             How::Prefix(lower(rest))
         } else {
             let c = CString::new(pattern.to_vec())
-                .map_err(|_| "a pattern holds a NUL byte".to_string())?;
+                .map_err(|_| ErrorKind::PatternHoldsNul { pattern: pattern.to_vec() })?;
             How::Fnmatch(c)
         };
         Ok(Glob { how, ignore_case })

@@ -20,7 +20,9 @@
 //!   primaries, `values`, `number` and `exec` their arguments) →
 //!   `command` (the [`FindCommand`], its [`Setup`]) → `expr` (the tree) →
 //!   `format` (a parsed `-printf` format), with `glob`, `regex_type`,
-//!   `datetime`, `mode`, `users` beneath;
+//!   `datetime`, `mode`, `users` beneath, and `error` at the bottom (the
+//!   [`Error`] a mistake in the command, or a run that cannot start, is:
+//!   an [`ErrorKind`] with what it is about, said in GNU find's words);
 //! - a run: `eval` (the [`Evaluator`]: operators, tests, actions
 //!   dispatched) → `exec` (one thread's `-exec`/`-execdir`) → `run` (what
 //!   a run shares: `setup`'s opened files, `files0`'s starting points,
@@ -40,6 +42,7 @@ mod cformat;
 mod children;
 mod command;
 mod datetime;
+mod error;
 mod eval;
 mod exec;
 pub mod expr;
@@ -69,8 +72,8 @@ mod users;
 
 pub use crate::children::{interrupt_children, kill_children};
 pub use crate::command::{Extraction, FindCommand, Follow, Setup};
+pub use crate::error::{Error, ErrorKind};
 pub use crate::eval::{Evaluator, Finished, Outcome};
-pub use crate::held::Output;
 pub use crate::parse::{parse, parse_at, ParseError};
 pub use crate::regex_type::RegexType;
 pub use crate::run::{Run, RunSettings};

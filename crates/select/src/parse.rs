@@ -5,6 +5,7 @@
 //! wherever they stand. Without an action, the expression is `( EXPR ) -print`.
 
 use crate::command::{Extraction, FindCommand, Follow, Setup};
+use crate::error::{Error, ErrorKind};
 use crate::expr::{Action, Expr, Test};
 use crate::report::show;
 use trawl_extract::AskedLimits;
@@ -17,19 +18,32 @@ mod values;
 use self::number::number;
 use self::primary::Reader;
 
-/// A mistake in a `find` command line.
+/// A mistake in a `find` command line, with what GNU find did while it
+/// read the arguments before it.
 #[derive(Debug)]
 pub struct ParseError {
-    /// What is wrong, in GNU find's words.
-    pub message: String,
+    /// What is wrong (said in GNU find's words).
+    pub(crate) error: Error,
     /// What GNU find did while it read the arguments before the mistake
     /// (see [`crate::after_mistake`]).
-    pub setup: Vec<Setup>,
+    pub(crate) setup: Vec<Setup>,
+}
+
+impl ParseError {
+    /// What is wrong.
+    pub fn kind(&self) -> &ErrorKind {
+        self.error.kind()
+    }
+
+    /// What GNU find did while it read the arguments before the mistake.
+    pub fn setup(&self) -> &[Setup] {
+        &self.setup
+    }
 }
 
 impl std::fmt::Display for ParseError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
+        self.error.fmt(f)
     }
 }
 
@@ -65,12 +79,12 @@ pub fn parse_at(args: &[Vec<u8>], now: (i64, i64)) -> Result<FindCommand, ParseE
     };
     match read(args, &mut cmd) {
         Ok(()) => Ok(cmd),
-        Err(message) => Err(ParseError { message, setup: cmd.setup }),
+        Err(error) => Err(ParseError { error, setup: cmd.setup }),
     }
 }
 
 /// Reads `args` into `cmd`.
-fn read(args: &[Vec<u8>], cmd: &mut FindCommand) -> Result<(), String> {
+fn read(args: &[Vec<u8>], cmd: &mut FindCommand) -> Result<(), Error> {
     let mut i = 0;
     // Leading options.
     while i < args.len() {
@@ -100,7 +114,7 @@ fn read(args: &[Vec<u8>], cmd: &mut FindCommand) -> Result<(), String> {
                 // Debug options of GNU find: accepted and ignored.
                 i += 1;
                 if i >= args.len() {
-                    return Err("missing argument to `-D'".into());
+                    return Err(ErrorKind::MissingArgument { option: "-D".into() }.into());
                 }
             }
             b"--" => {
@@ -138,16 +152,16 @@ fn read(args: &[Vec<u8>], cmd: &mut FindCommand) -> Result<(), String> {
     } else {
         let e = comma(&mut r)?;
         if let Some(t) = r.peek() {
-            return Err(if t == b")" {
-                "invalid expression; you have too many ')'".to_string()
-            } else {
-                format!("paths must precede expression: `{}'", show(t))
-            });
+            return Err(match t {
+                b")" => ErrorKind::TooManyCloseParentheses,
+                _ => ErrorKind::PathAfterExpression { path: t.to_vec() },
+            }
+            .into());
         }
         Some(e)
     };
     if r.saw_delete && r.saw_prune && !r.saw_depth {
-        return Err("The -delete action automatically turns on -depth, but -prune does nothing when -depth is in effect.  If you want to carry on anyway, just explicitly use the -depth option.".into());
+        return Err(ErrorKind::DeleteWithPrune.into());
     }
     let (has_action, files0_from) = (r.has_action, r.files0_from.take());
     let print = Expr::Action(Action::Print(b'\n'));
@@ -158,10 +172,7 @@ fn read(args: &[Vec<u8>], cmd: &mut FindCommand) -> Result<(), String> {
     };
     if files0_from.is_some() {
         if let Some(first) = operands {
-            return Err(format!(
-                "extra operand '{}'\ntrawl: file operands cannot be combined with -files0-from",
-                show(&first)
-            ));
+            return Err(ErrorKind::OperandWithFiles0From { operand: first }.into());
         }
         cmd.paths.clear();
     }
@@ -201,7 +212,7 @@ fn now() -> (i64, i64) {
 }
 
 /// `A , B`: the lowest precedence.
-fn comma(r: &mut Reader<'_>) -> Result<Expr, String> {
+fn comma(r: &mut Reader<'_>) -> Result<Expr, Error> {
     let mut e = or(r)?;
     while r.peek() == Some(b",") {
         r.next();
@@ -212,7 +223,7 @@ fn comma(r: &mut Reader<'_>) -> Result<Expr, String> {
 }
 
 /// `A -o B`.
-fn or(r: &mut Reader<'_>) -> Result<Expr, String> {
+fn or(r: &mut Reader<'_>) -> Result<Expr, Error> {
     let mut e = and(r)?;
     while let Some(op @ (b"-o" | b"-or")) = r.peek() {
         let op = show(op);
@@ -224,7 +235,7 @@ fn or(r: &mut Reader<'_>) -> Result<Expr, String> {
 }
 
 /// `A -a B`, or `A B`.
-fn and(r: &mut Reader<'_>) -> Result<Expr, String> {
+fn and(r: &mut Reader<'_>) -> Result<Expr, Error> {
     let mut e = not(r)?;
     loop {
         match r.peek() {
@@ -247,25 +258,22 @@ fn and(r: &mut Reader<'_>) -> Result<Expr, String> {
 fn operand(
     r: &mut Reader<'_>,
     op: &str,
-    f: fn(&mut Reader<'_>) -> Result<Expr, String>,
-) -> Result<Expr, String> {
+    f: fn(&mut Reader<'_>) -> Result<Expr, Error>,
+) -> Result<Expr, Error> {
     match r.peek() {
-        None | Some(b")") => Err(format!(
-            "invalid expression; you have used a binary operator '{op}' with nothing after it."
-        )),
+        None | Some(b")") => {
+            Err(ErrorKind::NothingAfterOperator { operator: op.to_string() }.into())
+        }
         _ => f(r),
     }
 }
 
 /// `! A`, `-not A`.
-fn not(r: &mut Reader<'_>) -> Result<Expr, String> {
+fn not(r: &mut Reader<'_>) -> Result<Expr, Error> {
     if matches!(r.peek(), Some(b"!" | b"-not")) {
         r.next();
         if matches!(r.peek(), None | Some(b")")) {
-            return Err(
-                "invalid expression; you have used a unary operator '!' with nothing after it."
-                    .into(),
-            );
+            return Err(ErrorKind::NothingAfterNot.into());
         }
         return Ok(Expr::Not(Box::new(not(r)?)));
     }
@@ -273,25 +281,24 @@ fn not(r: &mut Reader<'_>) -> Result<Expr, String> {
 }
 
 /// `( A )`, or a primary.
-fn group_or_primary(r: &mut Reader<'_>) -> Result<Expr, String> {
-    let Some(tok) = r.next() else { return Err("invalid expression".into()) };
+fn group_or_primary(r: &mut Reader<'_>) -> Result<Expr, Error> {
+    let Some(tok) = r.next() else { return Err(ErrorKind::MissingExpression.into()) };
     match tok.as_slice() {
         b"(" => {
             if r.peek() == Some(b")") {
-                return Err("invalid expression; empty parentheses are not allowed.".into());
+                return Err(ErrorKind::EmptyParentheses.into());
             }
             let e = comma(r)?;
             if r.peek() != Some(b")") {
-                return Err("invalid expression; I was expecting to find a ')' somewhere but did not see one.".into());
+                return Err(ErrorKind::UnclosedParenthesis.into());
             }
             r.next();
             Ok(e)
         }
-        t @ (b"-o" | b"-or" | b"-a" | b"-and" | b",") => Err(format!(
-            "invalid expression; you have used a binary operator '{}' with nothing before it.",
-            show(t)
-        )),
-        b")" => Err("invalid expression; you have too many ')'".into()),
+        t @ (b"-o" | b"-or" | b"-a" | b"-and" | b",") => {
+            Err(ErrorKind::NothingBeforeOperator { operator: show(t) }.into())
+        }
+        b")" => Err(ErrorKind::TooManyCloseParentheses.into()),
         t => r.primary(t),
     }
 }
@@ -299,6 +306,7 @@ fn group_or_primary(r: &mut Reader<'_>) -> Result<Expr, String> {
 #[cfg(test)]
 mod tests {
     use super::parse;
+    use crate::ErrorKind;
 
     fn args(s: &[&str]) -> Vec<Vec<u8>> {
         s.iter().map(|a| a.as_bytes().to_vec()).collect()
@@ -307,7 +315,9 @@ mod tests {
     /// Found by fuzzing: a trailing `-D` read past the end of the arguments.
     #[test]
     fn debug_option_without_argument_is_an_error() {
-        assert_eq!(parse(&args(&["-D"])).unwrap_err().message, "missing argument to `-D'");
+        let err = parse(&args(&["-D"])).unwrap_err();
+        assert!(matches!(err.kind(), ErrorKind::MissingArgument { option } if option == "-D"));
+        assert_eq!(err.to_string(), "missing argument to `-D'");
     }
 
     #[test]

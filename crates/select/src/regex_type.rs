@@ -7,6 +7,8 @@ use regex_automata::util::syntax;
 
 use trawl_matcher::{check_find_regex, to_perl, Dialect, Flavor};
 
+use crate::error::{Error, ErrorKind};
+
 /// The dialect of `-regex` (GNU find's `-regextype`, with the syntax
 /// glibc gives each name).
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
@@ -51,7 +53,7 @@ impl PathRegex {
 
 /// Compiles a `-regex` pattern of the given type, anchored at both ends.
 /// Only in the emacs dialect does `.` not match a newline.
-pub fn compile(pattern: &[u8], kind: RegexType, ignore_case: bool) -> Result<PathRegex, String> {
+pub fn compile(pattern: &[u8], kind: RegexType, ignore_case: bool) -> Result<PathRegex, Error> {
     let text = String::from_utf8_lossy(pattern);
     let dot_nl = kind != RegexType::Emacs;
     let dialect = match kind {
@@ -64,7 +66,7 @@ pub fn compile(pattern: &[u8], kind: RegexType, ignore_case: bool) -> Result<Pat
         RegexType::Basic => Dialect::Basic,
     };
     check_find_regex(&text, dialect)
-        .map_err(|why| format!("failed to compile regular expression '{text}': {why}"))?;
+        .map_err(|reason| ErrorKind::RefusedRegex { pattern: pattern.to_vec(), reason })?;
     let translate = |f: Flavor| to_perl(&text, dialect, f);
     let rust = format!(r"\A(?:{})\z", translate(Flavor::Rust));
     let built = meta::Regex::builder()
@@ -89,7 +91,9 @@ pub fn compile(pattern: &[u8], kind: RegexType, ignore_case: bool) -> Result<Pat
                 .jit_if_available(true)
                 .build(&pcre)
                 .map(PathRegex::Pcre)
-                .map_err(|_| format!("failed to compile regular expression '{text}': {rust_err}"))
+                .map_err(|_| {
+                    ErrorKind::UncompiledRegex { pattern: pattern.to_vec(), error: rust_err }.into()
+                })
         }
     }
 }

@@ -11,8 +11,12 @@
 //! that includes it (hidden or not), then hidden-ness. Entries named on the
 //! command line are always read: the rules choose among those found by
 //! recursion.
+//!
+//! A glob or type that cannot be used is an [`Error`], its [`ErrorKind`]
+//! holding the argument and the `ignore` crate's reason.
 
 use std::ffi::OsStr;
+use std::fmt;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
@@ -78,42 +82,119 @@ fn default_types() -> TypesBuilder {
     types
 }
 
-fn text(b: &[u8]) -> Result<&str, String> {
-    std::str::from_utf8(b).map_err(|_| format!("'{}' is not UTF-8", String::from_utf8_lossy(b)))
+/// A glob, a type name or definition that cannot be used.
+#[derive(Debug)]
+pub struct Error {
+    kind: ErrorKind,
+}
+
+/// What is wrong.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// A glob, type name or definition that is not UTF-8.
+    NotUtf8 {
+        /// The argument.
+        argument: Vec<u8>,
+    },
+    /// A `--glob` or `--iglob` that is not a glob.
+    InvalidGlob {
+        /// The glob.
+        glob: String,
+        /// Why.
+        error: ignore::Error,
+    },
+    /// A `--type-add` definition that is not one.
+    InvalidTypeAdd {
+        /// The definition.
+        definition: String,
+        /// Why.
+        error: ignore::Error,
+    },
+    /// The globs, together, could not be built.
+    Globs(ignore::Error),
+    /// The types could not be built (a type selected that is not defined).
+    Types(ignore::Error),
+}
+
+impl Error {
+    /// What is wrong.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.kind
+    }
+}
+
+impl From<ErrorKind> for Error {
+    fn from(kind: ErrorKind) -> Error {
+        Error { kind }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            ErrorKind::NotUtf8 { argument } => {
+                write!(f, "'{}' is not UTF-8", String::from_utf8_lossy(argument))
+            }
+            ErrorKind::InvalidGlob { glob, error } => write!(f, "invalid glob '{glob}': {error}"),
+            ErrorKind::InvalidTypeAdd { definition, error } => {
+                write!(f, "invalid --type-add '{definition}': {error}")
+            }
+            ErrorKind::Globs(error) | ErrorKind::Types(error) => error.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            ErrorKind::NotUtf8 { .. } => None,
+            ErrorKind::InvalidGlob { error, .. }
+            | ErrorKind::InvalidTypeAdd { error, .. }
+            | ErrorKind::Globs(error)
+            | ErrorKind::Types(error) => Some(error),
+        }
+    }
+}
+
+fn text(b: &[u8]) -> Result<&str, Error> {
+    std::str::from_utf8(b).map_err(|_| ErrorKind::NotUtf8 { argument: b.to_vec() }.into())
 }
 
 impl RulesBuilder {
     /// A glob (`!GLOB` excludes), in command-line order.
-    pub fn glob(&mut self, glob: &[u8], case: GlobCase) -> Result<&mut Self, String> {
+    pub fn glob(&mut self, glob: &[u8], case: GlobCase) -> Result<&mut Self, Error> {
         let g = text(glob)?;
-        self.globs.case_insensitive(case == GlobCase::Insensitive).map_err(|e| e.to_string())?;
-        self.globs.add(g).map_err(|e| format!("invalid glob '{g}': {e}"))?;
+        self.globs.case_insensitive(case == GlobCase::Insensitive).map_err(ErrorKind::Globs)?;
+        let invalid = |error| ErrorKind::InvalidGlob { glob: g.to_string(), error };
+        self.globs.add(g).map_err(invalid)?;
         self.any_glob = true;
         Ok(self)
     }
 
     /// `--type-add NAME:GLOB` (or `NAME:include:OTHER,...`).
-    pub fn type_add(&mut self, def: &[u8]) -> Result<&mut Self, String> {
+    pub fn type_add(&mut self, def: &[u8]) -> Result<&mut Self, Error> {
         let d = text(def)?;
-        self.types().add_def(d).map_err(|e| format!("invalid --type-add '{d}': {e}"))?;
+        let invalid = |error| ErrorKind::InvalidTypeAdd { definition: d.to_string(), error };
+        self.types().add_def(d).map_err(invalid)?;
         Ok(self)
     }
 
     /// `--type-clear NAME`: forget the type's globs (before redefining it).
-    pub fn type_clear(&mut self, name: &[u8]) -> Result<&mut Self, String> {
+    pub fn type_clear(&mut self, name: &[u8]) -> Result<&mut Self, Error> {
         self.types().clear(text(name)?);
         Ok(self)
     }
 
     /// `--type NAME`: read files of this type (and of the others selected).
-    pub fn select(&mut self, name: &[u8]) -> Result<&mut Self, String> {
+    pub fn select(&mut self, name: &[u8]) -> Result<&mut Self, Error> {
         self.types().select(text(name)?);
         self.any_type = true;
         Ok(self)
     }
 
     /// `--type-not NAME`: leave files of this type out.
-    pub fn negate(&mut self, name: &[u8]) -> Result<&mut Self, String> {
+    pub fn negate(&mut self, name: &[u8]) -> Result<&mut Self, Error> {
         self.types().negate(text(name)?);
         self.any_type = true;
         Ok(self)
@@ -147,18 +228,18 @@ impl RulesBuilder {
     }
 
     /// The rules, or `None` when none is in force.
-    pub fn build(&self) -> Result<Option<Rules>, String> {
+    pub fn build(&self) -> Result<Option<Rules>, Error> {
         if !self.any_glob && !self.any_type && self.hidden == Hidden::Searched {
             return Ok(None);
         }
-        let globs = self.globs.build().map_err(|e| e.to_string())?;
+        let globs = self.globs.build().map_err(ErrorKind::Globs)?;
         // (No type option: a table with nothing selected, which matches
         // nothing.)
         let types = match &self.types {
             Some(t) => t.build(),
             None => TypesBuilder::new().build(),
         };
-        let types = types.map_err(|e| e.to_string())?;
+        let types = types.map_err(ErrorKind::Types)?;
         Ok(Some(Rules { globs, types, hidden: self.hidden }))
     }
 }
@@ -286,7 +367,8 @@ mod tests {
         let mut b = RulesBuilder::default();
         b.select(b"nosuchtype").unwrap();
         let err = b.build().err().expect("unknown type refused");
-        assert!(err.contains("nosuchtype"), "{err}");
+        assert!(matches!(err.kind(), ErrorKind::Types(_)), "{err:?}");
+        assert!(err.to_string().contains("nosuchtype"), "{err}");
     }
 
     #[test]

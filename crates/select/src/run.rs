@@ -12,6 +12,7 @@ use trawl_search::Cancel;
 
 use crate::batch::SharedBatch;
 use crate::command::FindCommand;
+use crate::error::Error;
 use crate::ls::LsWidths;
 use crate::setup::OutFile;
 use crate::turns::Turns;
@@ -33,7 +34,7 @@ pub struct Run<'c> {
     /// The starting points.
     roots: Vec<Vec<u8>>,
     /// Errors met reading them from `-files0-from`'s file.
-    root_errors: Vec<String>,
+    root_errors: Vec<Error>,
     /// The files of `-fprint` & co., by number.
     pub(crate) outputs: Vec<Arc<OutFile>>,
     /// Set when the run is interrupted.
@@ -56,7 +57,7 @@ impl<'c> Run<'c> {
     /// cannot be opened is the error) and reads its starting points from
     /// `-files0-from`'s file (one that cannot be read is the error; what
     /// is wrong inside it is in [`Run::root_errors`]).
-    pub fn new(cmd: &'c FindCommand, settings: RunSettings) -> Result<Run<'c>, String> {
+    pub fn new(cmd: &'c FindCommand, settings: RunSettings) -> Result<Run<'c>, Error> {
         let outputs = crate::setup::perform(&cmd.setup)?;
         let (roots, root_errors) = match &cmd.files0_from {
             Some(file) => crate::files0::read(file, cmd.asks())?,
@@ -95,7 +96,7 @@ impl<'c> Run<'c> {
     /// What was wrong in `-files0-from`'s file (an empty name, a read
     /// error): to be reported before the walk, which goes on with the
     /// other starting points, and the run fails.
-    pub fn root_errors(&self) -> &[String] {
+    pub fn root_errors(&self) -> &[Error] {
         &self.root_errors
     }
 

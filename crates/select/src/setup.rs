@@ -11,8 +11,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::command::Setup;
+use crate::error::{Error, ErrorKind};
 use crate::parse::ParseError;
-use crate::report::show;
 
 /// A file `-fprint` & co. write to.
 #[derive(Debug)]
@@ -41,7 +41,7 @@ impl OutFile {
 /// Does `steps` in order; returns the output files, one for each `Open`
 /// step (the same stream for the same file), or the first that could not
 /// be opened.
-pub(crate) fn perform(steps: &[Setup]) -> Result<Vec<Arc<OutFile>>, String> {
+pub(crate) fn perform(steps: &[Setup]) -> Result<Vec<Arc<OutFile>>, Error> {
     let mut files: Vec<((u64, u64), Arc<OutFile>)> = Vec::new();
     let mut outputs = Vec::new();
     for step in steps {
@@ -58,9 +58,8 @@ pub(crate) fn perform(steps: &[Setup]) -> Result<Vec<Arc<OutFile>>, String> {
 
 /// The stream of `path`: one already open under this name or another, or
 /// a new one.
-fn open(path: &[u8], files: &mut Vec<((u64, u64), Arc<OutFile>)>) -> Result<Arc<OutFile>, String> {
-    let open_error =
-        |e: std::io::Error| format!("'{}': {}", show(path), trawl_diag::io_message(&e));
+fn open(path: &[u8], files: &mut Vec<((u64, u64), Arc<OutFile>)>) -> Result<Arc<OutFile>, Error> {
+    let open_error = |error| ErrorKind::CreateOutput { path: path.to_vec(), error };
     if let Ok(m) = std::fs::metadata(OsStr::from_bytes(path)) {
         if let Some((_, f)) = files.iter().find(|(k, _)| *k == (m.dev(), m.ino())) {
             return Ok(f.clone());
@@ -78,9 +77,9 @@ fn open(path: &[u8], files: &mut Vec<((u64, u64), Arc<OutFile>)>) -> Result<Arc<
 /// read the arguments before it (their warnings said, their `-fprint` &
 /// co. files created) and returns what to say: the first of those files
 /// that could not be opened, else the mistake.
-pub fn after_mistake(err: ParseError) -> String {
+pub fn after_mistake(err: ParseError) -> Error {
     match perform(&err.setup) {
-        Ok(_) => err.message,
+        Ok(_) => err.error,
         Err(open) => open,
     }
 }

@@ -9,7 +9,8 @@ use std::sync::Mutex;
 
 use trawl_walk::{Entry, Visitor, WalkBuilder, WalkError, WalkState};
 
-use crate::{after_mistake, parse_at, Evaluator, FindCommand, Output, Run, RunSettings, Setup};
+use crate::{after_mistake, parse_at, ErrorKind, Evaluator, FindCommand, Run, RunSettings, Setup};
+use trawl_printer::Output;
 
 /// A fixed start, so that two parses read times alike.
 const NOW: (i64, i64) = (1_700_000_000, 0);
@@ -85,7 +86,10 @@ fn a_run_opens_the_files_and_reads_the_starting_points() {
     assert!(out.exists());
     assert_eq!(run.roots(), [b"x".to_vec(), b"y".to_vec()]);
     let errors = [format!("'{}':2: invalid zero-length file name", list.display())];
-    assert_eq!(run.root_errors(), errors);
+    let said: Vec<String> = run.root_errors().iter().map(ToString::to_string).collect();
+    assert_eq!(said, errors);
+    let kind = run.root_errors()[0].kind();
+    assert!(matches!(kind, ErrorKind::Files0EmptyName { number: 2, .. }), "{kind:?}");
     // The list is read again by a second run.
     std::fs::write(&list, b"z").unwrap();
     let again = Run::new(&cmd, RunSettings::default()).unwrap();
@@ -98,7 +102,8 @@ fn a_run_fails_on_an_output_file_it_cannot_open() {
     let out = dir.path().join("missing/out");
     let cmd = parse_at(&args(&["-fprint", out.to_str().unwrap()]), NOW).unwrap();
     let err = Run::new(&cmd, RunSettings::default()).unwrap_err();
-    assert_eq!(err, format!("'{}': No such file or directory", out.display()));
+    assert!(matches!(err.kind(), ErrorKind::CreateOutput { path, .. } if *path == bytes(&out)));
+    assert_eq!(err.to_string(), format!("'{}': No such file or directory", out.display()));
 }
 
 #[test]
@@ -107,14 +112,17 @@ fn after_a_mistake_the_files_named_before_it_are_created() {
     let out = dir.path().join("out");
     let err = parse_at(&args(&["-fprint", out.to_str().unwrap(), "-bad"]), NOW).unwrap_err();
     assert!(!out.exists());
-    assert_eq!(after_mistake(err), "unknown predicate `-bad'");
+    assert!(
+        matches!(err.kind(), ErrorKind::UnknownPredicate { predicate } if predicate == b"-bad")
+    );
+    assert_eq!(after_mistake(err).to_string(), "unknown predicate `-bad'");
     assert!(out.exists());
     // A file that cannot be opened is said instead of the mistake, as GNU
     // find stops at it before reading on.
     let missing = dir.path().join("missing/out");
     let err = parse_at(&args(&["-fprint", missing.to_str().unwrap(), "-bad"]), NOW).unwrap_err();
     let said = format!("'{}': No such file or directory", missing.display());
-    assert_eq!(after_mistake(err), said);
+    assert_eq!(after_mistake(err).to_string(), said);
 }
 
 /// Standard output, for a test.
@@ -122,7 +130,7 @@ fn after_a_mistake_the_files_named_before_it_are_created() {
 struct Collected(Mutex<Vec<u8>>);
 
 impl Output for Collected {
-    fn write(&self, bytes: &[u8]) -> std::io::Result<()> {
+    fn write(&self, bytes: &[u8], _chunk: trawl_printer::Chunk) -> std::io::Result<()> {
         self.0.lock().unwrap().extend_from_slice(bytes);
         Ok(())
     }

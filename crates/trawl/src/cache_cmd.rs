@@ -6,6 +6,8 @@
 
 use std::process::ExitCode;
 
+use crate::report::{Ended, FailedWith};
+
 use trawl_extract::cache::{default_dir, Cache, DEFAULT_LIMIT};
 
 pub fn main(args: Vec<std::ffi::OsString>) -> ExitCode {
@@ -20,14 +22,14 @@ pub fn main(args: Vec<std::ffi::OsString>) -> ExitCode {
                 }
                 _ => e.to_string().lines().next().unwrap_or_default().to_string(),
             };
-            eprintln!(
-                "trawl: cache: unknown command '{given}' (show, clear, clear --failures, failures)"
-            );
-            return ExitCode::from(2);
+            crate::report::error(format_args!(
+                "cache: unknown command '{given}' (show, clear, clear --failures, failures)"
+            ));
+            return Ended::Failed(FailedWith::Error).into();
         }
         Err(e) => {
             let _ = e.print();
-            return ExitCode::SUCCESS;
+            return Ended::Ok.into();
         }
     };
     let action = m.get_one::<String>("action").map_or("show", String::as_str);
@@ -36,19 +38,19 @@ pub fn main(args: Vec<std::ffi::OsString>) -> ExitCode {
         false => vec![action],
     };
     let Some(dir) = default_dir() else {
-        eprintln!("trawl: cache: neither XDG_CACHE_HOME nor HOME is set");
-        return ExitCode::from(2);
+        crate::report::error(format_args!("cache: neither XDG_CACHE_HOME nor HOME is set"));
+        return Ended::Failed(FailedWith::Error).into();
     };
     let cache = match Cache::open(&dir, DEFAULT_LIMIT) {
         Ok((cache, note)) => {
             if let Some(note) = note {
-                eprintln!("trawl: extraction cache {note}");
+                crate::report::error(format_args!("extraction cache {note}"));
             }
             cache
         }
         Err(e) => {
-            eprintln!("trawl: cache: {}: {e}", dir.display());
-            return ExitCode::from(2);
+            crate::report::error(format_args!("cache: {}: {e}", dir.display()));
+            return Ended::Failed(FailedWith::Error).into();
         }
     };
     let result = match words[..] {
@@ -74,18 +76,18 @@ pub fn main(args: Vec<std::ffi::OsString>) -> ExitCode {
             let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), &out);
         }),
         _ => {
-            eprintln!(
-                "trawl: cache: unknown command '{}' (show, clear, clear --failures, failures)",
+            crate::report::error(format_args!(
+                "cache: unknown command '{}' (show, clear, clear --failures, failures)",
                 words.join(" ")
-            );
-            return ExitCode::from(2);
+            ));
+            return Ended::Failed(FailedWith::Error).into();
         }
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => Ended::Ok.into(),
         Err(e) => {
-            eprintln!("trawl: cache: {e}");
-            ExitCode::from(2)
+            crate::report::error(format_args!("cache: {e}"));
+            Ended::Failed(FailedWith::Error).into()
         }
     }
 }

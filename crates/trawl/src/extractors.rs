@@ -10,6 +10,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use crate::report::{Ended, FailedWith};
+
 use trawl_extract::configured::{parse, Configured};
 
 use crate::unusable::Severity;
@@ -37,7 +39,7 @@ pub fn load() -> Result<Vec<Configured>, String> {
             let text = String::from_utf8(bytes).map_err(|e| {
                 format!("{}: not UTF-8 (byte {})", path.display(), e.utf8_error().valid_up_to())
             })?;
-            parse(&text, &path)
+            parse(&text, &path).map_err(|e| e.to_string())
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound && severity == Severity::Warning => {
             Ok(Vec::new())
@@ -81,14 +83,17 @@ pub fn extractor(
 /// (the order in which they are asked).
 pub fn main(args: Vec<std::ffi::OsString>) -> ExitCode {
     if let Some(a) = args.first() {
-        eprintln!("trawl: extractors: unexpected argument '{}'", a.to_string_lossy());
-        return ExitCode::from(2);
+        crate::report::error(format_args!(
+            "extractors: unexpected argument '{}'",
+            a.to_string_lossy()
+        ));
+        return Ended::Failed(FailedWith::Error).into();
     }
     let configured = match load() {
         Ok(c) => c,
         Err(msg) => {
-            eprintln!("trawl: {msg}");
-            return ExitCode::from(2);
+            crate::report::error(msg);
+            return Ended::Failed(FailedWith::Error).into();
         }
     };
     match config_path() {
@@ -113,5 +118,8 @@ pub fn main(args: Vec<std::ffi::OsString>) -> ExitCode {
         };
         println!("{}\t{what}\t{}\t{found}\t{}", tool.name, argv.join(" "), tool.provenance());
     }
-    ExitCode::from(if crate::unusable::errored() { 2 } else { 0 })
+    match crate::unusable::errored() {
+        true => Ended::Failed(FailedWith::Error).into(),
+        false => Ended::Ok.into(),
+    }
 }

@@ -137,7 +137,7 @@ impl Filter {
         Ok(Filter {
             rules,
             exclude_dir,
-            chosen: chosen.build()?.map(std::sync::Arc::new),
+            chosen: chosen.build().map_err(|e| e.to_string())?.map(std::sync::Arc::new),
             max_filesize: low.max_filesize,
         })
     }

@@ -1,16 +1,18 @@
 //! `trawl find`: GNU find's expressions on the parallel walker.
 
 use std::ffi::{OsStr, OsString};
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, IsTerminal};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::process::ExitCode;
 
+use crate::report::{Ended, FailedWith};
+
 use trawl_search::Cancel;
 
-use crate::output::{Capture, Stdout};
+use trawl_printer::{Capture, Output, Stdout};
 use trawl_select::expr::{Action, Expr};
 use trawl_select::{Evaluator, Extraction, FindCommand, Follow, Run, RunSettings};
-use trawl_walk::{Entry, Visitor, WalkBuilder, WalkError, WalkErrorKind, WalkState};
+use trawl_walk::{Entry, Piece, Pieces, Visitor, WalkBuilder, WalkError, WalkErrorKind, WalkState};
 
 /// Below this many entries handed over by indexes (and nothing else to
 /// walk), a find runs on the calling thread: on 2 cores, starting the
@@ -60,7 +62,7 @@ struct FindVisitor<'a> {
     eval: Evaluator<'a>,
     /// Sorted on several threads: where the evaluator prints.
     capture: Option<&'a Capture>,
-    out: &'a Stdout,
+    out: &'a dyn Output,
 }
 
 impl FindVisitor<'_> {
@@ -133,15 +135,15 @@ impl Visitor for FindVisitor<'_> {
         self.eval.flush();
     }
 
-    fn take_output(&mut self, out: &mut Vec<u8>) {
+    fn take_output(&mut self, out: &mut Pieces) {
         if let Some(capture) = self.capture {
             self.eval.flush();
-            capture.take_into(out);
+            crate::sorted::hand_over(capture, out);
         }
     }
 
-    fn write_output(&mut self, outputs: &[&[u8]]) -> WalkState {
-        if self.out.write_in_order(outputs).is_err() {
+    fn write_output(&mut self, pieces: &[Piece<'_>]) -> WalkState {
+        if crate::sorted::write(self.out, pieces).is_err() {
             // As the evaluator does: a closed output ends the run quietly.
             self.eval.close_output();
             return WalkState::Quit;
@@ -165,28 +167,28 @@ fn prints_only(x: &Expr) -> bool {
 pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
     if args.first().is_some_and(|a| a == "--help") {
         print!("{USAGE}");
-        return ExitCode::SUCCESS;
+        return Ended::Ok.into();
     }
     let args: Vec<Vec<u8>> = args.into_iter().map(OsStringExt::into_vec).collect();
     let cmd = match trawl_select::parse(&args) {
         Ok(c) => c,
         Err(err) => {
-            eprintln!("trawl: {}", trawl_select::after_mistake(err));
-            return ExitCode::from(1);
+            crate::report::error(trawl_select::after_mistake(err));
+            return Ended::Failed(FailedWith::Find).into();
         }
     };
     let escape_names = std::io::stdout().is_terminal();
     let mut run = match Run::new(&cmd, RunSettings { cancel, escape_names }) {
         Ok(run) => run,
         Err(msg) => {
-            eprintln!("trawl: {msg}");
-            return ExitCode::from(1);
+            crate::report::error(msg);
+            return Ended::Failed(FailedWith::Find).into();
         }
     };
     let out = Stdout::for_find();
     let mut failed = false;
     for msg in run.root_errors() {
-        eprintln!("trawl: {msg}");
+        crate::report::error(msg);
         failed = true;
     }
     // How many threads walk: 0 until decided below (the CPUs are counted,
@@ -205,8 +207,8 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
         match crate::extractors::extractor(limits, run.cancel(), true) {
             Ok(ex) => run = run.with_extractor(ex),
             Err(msg) => {
-                eprintln!("trawl: {msg}");
-                return ExitCode::from(1);
+                crate::report::error(msg);
+                return Ended::Failed(FailedWith::Find).into();
             }
         }
     }
@@ -224,9 +226,7 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
         lists_only: false,
         recurses: true,
     });
-    let report = |msg: &[u8]| {
-        let _ = io::stderr().lock().write_all(&[b"trawl: ", msg, b"\n"].concat());
-    };
+    let report = |msg: &[u8]| crate::report::say(msg);
     let mut walk = WalkBuilder::new();
     let mut served = Vec::new();
     // The entries indexes handed over.
@@ -277,7 +277,7 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
         (0..if in_order { threads } else { 0 }).map(|_| Capture::default()).collect();
     let visitors = walk.run(|i| {
         let capture = captures.get(i);
-        let output: &dyn trawl_select::Output = match capture {
+        let output: &dyn Output = match capture {
             Some(c) => c,
             None => &out,
         };
@@ -302,15 +302,17 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
         }
     }
     if let Some((e, false)) = write_error {
-        let what = match file_error_said {
-            true => String::new(),
-            false => format!("trawl: 'standard output': {}\n", trawl_diag::io_message(&e)),
-        };
-        let _ = io::stderr().lock().write_all(format!("{what}trawl: write error\n").as_bytes());
+        if !file_error_said {
+            crate::report::error(format_args!("'standard output': {}", trawl_diag::io_message(&e)));
+        }
+        crate::report::error("write error");
     }
     failed |= !run.finish_execs();
     if run.is_cancelled() {
         crate::interrupt::die();
     }
-    ExitCode::from((failed || crate::unusable::errored()) as u8)
+    match failed || crate::unusable::errored() {
+        true => Ended::Failed(FailedWith::Find).into(),
+        false => Ended::Ok.into(),
+    }
 }

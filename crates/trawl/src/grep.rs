@@ -1,24 +1,25 @@
 //! The search itself: a walk whose visitors search the files they meet.
 
 use std::fs::File;
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use trawl_printer::{
-    Counting, Naming, OutputMode, PageBreaks, PageReader, Printer, Stats, StreamSize, Within,
+    Capture, Counting, Naming, Output, OutputMode, PageBreaks, PageReader, Printer, Stats,
+    StreamSize, Within,
 };
 use trawl_search::{FileHints, MapParts, SearchError, SearchSummary, Searcher, ShortRead};
-use trawl_walk::{Entry, FileType, Visitor, WalkBuilder, WalkError, WalkState};
+use trawl_walk::{Entry, FileType, Piece, Pieces, Visitor, WalkBuilder, WalkError, WalkState};
 
 use crate::config::{Config, Devices, Directories, Target};
 use crate::filter::{Reached, Verdict};
-use crate::output::{Capture, Stdout};
+use trawl_extract::Layout;
 use trawl_select::rules::EntryKind;
 
 /// State shared by every thread of a run.
 pub struct Context<'a> {
     pub cfg: &'a Config,
-    pub out: &'a Stdout,
+    pub out: &'a dyn Output,
     /// A line was selected somewhere.
     pub matched: AtomicBool,
     /// An error was met (exit code 2).
@@ -57,7 +58,7 @@ impl ExtractionCounts {
 }
 
 impl<'a> Context<'a> {
-    pub fn new(cfg: &'a Config, out: &'a Stdout) -> Self {
+    pub fn new(cfg: &'a Config, out: &'a dyn Output) -> Self {
         Context {
             cfg,
             out,
@@ -69,7 +70,9 @@ impl<'a> Context<'a> {
         }
     }
 
-    /// Reports `trawl: MESSAGE` on stderr (unless -s) and marks the run failed.
+    /// Reports `trawl: MESSAGE` on stderr and, when `is_error`, marks the
+    /// run failed: grep's rules, nothing said under -s (messages about
+    /// files) or once standard output's pipe is closed.
     fn report(&self, message: &[u8], is_error: bool) {
         if is_error {
             self.error.store(true, Ordering::Relaxed);
@@ -77,11 +80,7 @@ impl<'a> Context<'a> {
         if self.cfg.no_messages || self.out.broken_pipe() {
             return;
         }
-        let mut line = Vec::with_capacity(message.len() + 8);
-        line.extend_from_slice(b"trawl: ");
-        line.extend_from_slice(message);
-        line.push(b'\n');
-        let _ = io::stderr().lock().write_all(&line);
+        crate::report::say(message);
     }
 
     fn report_path(&self, path: &[u8], err: &dyn std::fmt::Display) {
@@ -275,8 +274,7 @@ fn write_failed(ctx: &Context<'_>, e: &io::Error) {
     // Reported once, a closed pipe too (SIGPIPE ignored: grep says "write
     // error: Broken pipe"); -s does not hide it, as in grep.
     if !ctx.write_failed.swap(true, Ordering::Relaxed) {
-        let msg = format!("trawl: write error: {}\n", trawl_diag::io_message(e));
-        let _ = io::stderr().lock().write_all(msg.as_bytes());
+        crate::report::error(format_args!("write error: {}", trawl_diag::io_message(e)));
     }
     ctx.quit.store(true, Ordering::Relaxed);
 }
@@ -294,7 +292,7 @@ impl Visitor for InOrder<'_> {
     fn visit(&mut self, entry: &Entry<'_>) -> WalkState {
         let state = self.grep.visit(entry);
         // The printer may still hold the end of the file's output.
-        let _ = self.grep.printer.flush();
+        self.grep.printer.flush();
         state
     }
 
@@ -302,12 +300,12 @@ impl Visitor for InOrder<'_> {
         self.grep.error(err)
     }
 
-    fn take_output(&mut self, out: &mut Vec<u8>) {
-        self.capture.take_into(out);
+    fn take_output(&mut self, out: &mut Pieces) {
+        crate::sorted::hand_over(self.capture, out);
     }
 
-    fn write_output(&mut self, outputs: &[&[u8]]) -> WalkState {
-        match self.grep.ctx.out.write_in_order(outputs) {
+    fn write_output(&mut self, pieces: &[Piece<'_>]) -> WalkState {
+        match crate::sorted::write(self.grep.ctx.out, pieces) {
             Ok(()) => WalkState::Continue,
             Err(e) => {
                 write_failed(self.grep.ctx, &e);
@@ -366,7 +364,7 @@ impl<'a> GrepVisitor<'a> {
     }
 
     /// A visitor whose printer writes to `output` (a sorted walk's capture).
-    fn with_output(ctx: &'a Context<'a>, output: &'a dyn trawl_printer::Output) -> Self {
+    fn with_output(ctx: &'a Context<'a>, output: &'a dyn Output) -> Self {
         let cfg = ctx.cfg;
         GrepVisitor {
             ctx,
@@ -379,10 +377,21 @@ impl<'a> GrepVisitor<'a> {
     }
 
     fn finish(&mut self) -> Stats {
-        if let Err(e) = self.printer.flush() {
-            write_failed(self.ctx, trawl_printer::as_output_error(&e).unwrap_or(&e));
-        }
+        self.printer.flush();
+        self.check_written();
         self.printer.stats
+    }
+
+    /// Whether the printer's output was written: a failure is reported
+    /// (once for the run), and the run stops.
+    fn check_written(&self) -> WalkState {
+        match self.printer.write_error() {
+            Some(e) => {
+                write_failed(self.ctx, e);
+                WalkState::Quit
+            }
+            None => WalkState::Continue,
+        }
     }
 
     /// Whether `file` is standard output's own regular file (GNU grep
@@ -450,10 +459,6 @@ impl<'a> GrepVisitor<'a> {
                     }
                     match e {
                         SearchError::Io(e) => {
-                            if let Some(w) = trawl_printer::as_output_error(&e) {
-                                write_failed(self.ctx, w);
-                                return WalkState::Quit;
-                            }
                             self.ctx.report_path(path, &trawl_diag::io_message(&e))
                         }
                         SearchError::Match(e) => self.ctx.report_path(path, &e),
@@ -462,10 +467,9 @@ impl<'a> GrepVisitor<'a> {
                 }
             }
         };
-        let (matched, written) = sink.finish(&summary);
+        let matched = sink.finish(&summary);
         self.last = summary;
-        if let Err(e) = written {
-            write_failed(self.ctx, trawl_printer::as_output_error(&e).unwrap_or(&e));
+        if self.check_written() == WalkState::Quit {
             return WalkState::Quit;
         }
         if matched {
@@ -504,13 +508,8 @@ impl GrepVisitor<'_> {
             return WalkState::Continue;
         }
         self.ctx.matched.store(true, Ordering::Relaxed);
-        match self.printer.list_file(entry.path()) {
-            Ok(()) => WalkState::Continue,
-            Err(e) => {
-                write_failed(self.ctx, trawl_printer::as_output_error(&e).unwrap_or(&e));
-                WalkState::Quit
-            }
-        }
+        self.printer.list_file(entry.path());
+        self.check_written()
     }
 }
 
@@ -726,14 +725,6 @@ impl trawl_extract::Visit for Members<'_, '_> {
         msg.extend_from_slice(trawl_diag::io_message(err).as_bytes());
         self.grep.ctx.report(&msg, false);
     }
-}
-
-/// Whether a stream's lines are grouped in pages.
-#[derive(Clone, Copy, Debug, Eq, PartialEq)]
-enum Layout {
-    Lines,
-    /// A document's text, each page after the first starting with a form feed.
-    Pages,
 }
 
 impl Members<'_, '_> {

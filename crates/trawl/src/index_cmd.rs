@@ -9,6 +9,8 @@
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+use crate::report::{Ended, FailedWith};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
@@ -48,15 +50,14 @@ pub fn main(args: Vec<std::ffi::OsString>, cancel: &Cancel) -> ExitCode {
                 Some(clap::error::ContextValue::String(s)) => s.clone(),
                 _ => e.to_string().lines().next().unwrap_or_default().to_string(),
             };
-            eprintln!(
-                "trawl: index: unknown option '{given}' (--status, --drop, --watch, --full, --search-zip, --docs)"
-            );
-            return ExitCode::from(2);
+            crate::report::error(format_args!("index: unknown option '{given}' (--status, --drop, --watch, --full, --search-zip, --docs)"
+            ));
+            return Ended::Failed(FailedWith::Error).into();
         }
         Err(e) => {
             // --help.
             let _ = e.print();
-            return ExitCode::SUCCESS;
+            return Ended::Ok.into();
         }
     };
     // Of --status, --drop and --watch, the last one given.
@@ -76,8 +77,8 @@ pub fn main(args: Vec<std::ffi::OsString>, cancel: &Cancel) -> ExitCode {
         .map(|v| v.map(PathBuf::from).collect())
         .unwrap_or_default();
     let Some(cache) = trawl_extract::cache::default_dir() else {
-        eprintln!("trawl: index: neither XDG_CACHE_HOME nor HOME is set");
-        return ExitCode::from(2);
+        crate::report::error(format_args!("index: neither XDG_CACHE_HOME nor HOME is set"));
+        return Ended::Failed(FailedWith::Error).into();
     };
     let indexes = Indexes::in_cache(&cache);
     if let (Action::Status, true) = (&action, paths.is_empty()) {
@@ -87,16 +88,20 @@ pub fn main(args: Vec<std::ffi::OsString>, cancel: &Cancel) -> ExitCode {
         paths.push(PathBuf::from("."));
     }
     if let (Action::Watch, true) = (&action, paths.len() > 1) {
-        eprintln!("trawl: index: --watch watches one tree");
-        return ExitCode::from(2);
+        crate::report::error(format_args!("index: --watch watches one tree"));
+        return Ended::Failed(FailedWith::Error).into();
     }
-    let mut code = ExitCode::SUCCESS;
+    let mut code = Ended::Ok.into();
     for p in &paths {
         let index = match indexes.of(p) {
             Ok(index) => index,
             Err(e) => {
-                eprintln!("trawl: {}: {}", p.display(), trawl_diag::io_message(&e));
-                code = ExitCode::from(2);
+                crate::report::error(format_args!(
+                    "{}: {}",
+                    p.display(),
+                    trawl_diag::io_message(&e)
+                ));
+                code = Ended::Failed(FailedWith::Error).into();
                 continue;
             }
         };
@@ -110,11 +115,11 @@ pub fn main(args: Vec<std::ffi::OsString>, cancel: &Cancel) -> ExitCode {
             }
         };
         if !ok {
-            code = ExitCode::from(2);
+            code = Ended::Failed(FailedWith::Error).into();
         }
     }
     if crate::unusable::errored() {
-        code = ExitCode::from(2);
+        code = Ended::Failed(FailedWith::Error).into();
     }
     code
 }
@@ -131,14 +136,14 @@ fn status(indexes: &Indexes) -> ExitCode {
         );
         println!("{root}\t{:.1} MiB\t{}", k.size as f64 / 1048576.0, k.dir.display());
     }
-    ExitCode::SUCCESS
+    Ended::Ok.into()
 }
 
 /// Says why the index of `shown` cannot be read.
 fn report_open_error(e: &OpenError, shown: &Path) {
     match e {
-        OpenError::Missing => eprintln!("trawl: {}: no index", shown.display()),
-        e => eprintln!("trawl: index of {}: {e}", shown.display()),
+        OpenError::Missing => crate::report::error(format_args!("{}: no index", shown.display())),
+        e => crate::report::error(format_args!("index of {}: {e}", shown.display())),
     }
 }
 
@@ -178,10 +183,10 @@ fn freshness(index: &Index, shown: &Path) -> bool {
 fn watch_one(index: &Index, shown: &Path, cancel: &Cancel) -> bool {
     let mut ready = |n: usize| {
         if std::io::stderr().is_terminal() {
-            eprintln!(
-                "trawl: watching {n} directories of {} (searches ask this process; ^C stops)",
+            crate::report::error(format_args!(
+                "watching {n} directories of {} (searches ask this process; ^C stops)",
                 shown.display()
-            );
+            ));
         }
     };
     match index.watch(trawl_diag::cpus(), &|| cancel.is_cancelled(), &mut ready) {
@@ -195,7 +200,7 @@ fn watch_one(index: &Index, shown: &Path, cancel: &Cancel) -> bool {
                 WatchError::Io(io) => trawl_diag::io_message(io),
                 e => e.to_string(),
             };
-            eprintln!("trawl: watching {}: {msg}", shown.display());
+            crate::report::error(format_args!("watching {}: {msg}", shown.display()));
             false
         }
     }
@@ -205,11 +210,15 @@ fn drop_one(index: &Index, shown: &Path) -> bool {
     match index.remove() {
         Ok(true) => true,
         Ok(false) => {
-            eprintln!("trawl: {}: no index", shown.display());
+            crate::report::error(format_args!("{}: no index", shown.display()));
             false
         }
         Err(e) => {
-            eprintln!("trawl: {}: {}", index.dir().display(), trawl_diag::io_message(&e));
+            crate::report::error(format_args!(
+                "{}: {}",
+                index.dir().display(),
+                trawl_diag::io_message(&e)
+            ));
             false
         }
     }
@@ -269,8 +278,8 @@ fn with_progress<T>(
             })
         });
         let say = |msg: &str| match &bar {
-            Some(bar) => bar.suspend(|| eprintln!("{msg}")),
-            None => eprintln!("{msg}"),
+            Some(bar) => bar.suspend(|| crate::report::say(msg)),
+            None => crate::report::say(msg),
         };
         let out = work(&say);
         done.store(true, Ordering::Relaxed);
@@ -300,7 +309,7 @@ fn refresh_one(index: &Index, shown: &Path, mode: Mode, (texts, cancel): (Texts,
             match crate::extractors::extractor(limits, cancel, true) {
                 Ok(e) => Some(Extracting(e)),
                 Err(msg) => {
-                    eprintln!("trawl: {msg}");
+                    crate::report::error(msg);
                     return false;
                 }
             }
@@ -321,42 +330,46 @@ fn refresh_one(index: &Index, shown: &Path, mode: Mode, (texts, cancel): (Texts,
     let refreshed = with_progress(start, &progress, |say| {
         index.refresh(how, &mut |note| match note {
             Note::Anew(why) => {
-                say(&format!("trawl: warning: index of {}: {why}; built anew", shown.display()))
+                say(&format!("warning: index of {}: {why}; built anew", shown.display()))
             }
             Note::Unreadable(u) => {
                 unreadable += 1;
-                say(&format!("trawl: {}: {}", u.path.display(), trawl_diag::io_message(&u.error)));
+                say(&format!("{}: {}", u.path.display(), trawl_diag::io_message(&u.error)));
             }
         })
     });
     let what = match refreshed {
         Ok(Done::UpToDate) => {
             if terminal {
-                eprintln!("trawl: index of {}: up to date", shown.display());
+                crate::report::error(format_args!("index of {}: up to date", shown.display()));
             }
             return true;
         }
         Ok(Done::Updated { dirs_read }) => format!("updated ({dirs_read} directories read again)"),
         Ok(Done::Built) => "indexed".to_string(),
         Err(RefreshError::Dir(e)) => {
-            eprintln!("trawl: {}: {}", index.dir().display(), trawl_diag::io_message(&e));
+            crate::report::error(format_args!(
+                "{}: {}",
+                index.dir().display(),
+                trawl_diag::io_message(&e)
+            ));
             return false;
         }
         Err(e) => {
             let msg = trawl_diag::io_message(e.io_error());
-            eprintln!("trawl: index of {}: {msg}", shown.display());
+            crate::report::error(format_args!("index of {}: {msg}", shown.display()));
             return false;
         }
     };
     if terminal {
-        eprintln!(
-            "trawl: {what} {}: {} files, {} directories, {:.1} MB read, in {:.1} s",
+        crate::report::error(format_args!(
+            "{what} {}: {} files, {} directories, {:.1} MB read, in {:.1} s",
             shown.display(),
             progress.files.load(Ordering::Relaxed),
             progress.dirs.load(Ordering::Relaxed),
             progress.bytes.load(Ordering::Relaxed) as f64 / 1e6,
             start.elapsed().as_secs_f64()
-        );
+        ));
     }
     unreadable == 0
 }

@@ -9,8 +9,9 @@
 //! trawl-search         read() into a reusable buffer → Matcher over the whole buffer
 //!                      → lines located around matches → Sink callbacks
 //! trawl-matcher        Rust regex | PCRE2 (JIT) | Aho-Corasick, with grep's line semantics
-//! trawl-printer        Sink → grep format / JSON / color into a per-thread buffer
-//! output.rs            whole files' output → stdout under a lock, in large writes
+//! trawl-printer        Sink → grep format / JSON / color into a per-thread buffer;
+//!                      whole files' output → stdout under a lock, in large writes
+//!                      (sorted.rs: a sorted walk's captures, in walk order)
 //!
 //! trawl find: find.rs   parse (trawl-select) → the same walk → Evaluator per thread
 //!                       (tests read metadata lazily; actions print or spawn argv)
@@ -38,15 +39,18 @@ mod index_cmd;
 mod index_query;
 mod indexed;
 mod interrupt;
-mod output;
 mod patterns;
+mod report;
 #[cfg_attr(test, allow(dead_code))] // called only by the C entry point
 mod runtime;
+mod sorted;
 mod thread_growth;
 mod unusable;
 
 use std::io::Write;
 use std::process::ExitCode;
+
+use report::{Quiet, Status};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
 
@@ -54,7 +58,7 @@ use std::time::Instant;
 #[global_allocator]
 static ALLOCATOR: alloc::LineAligned = alloc::LineAligned;
 
-use trawl_printer::{Chunk, OutputMode, Stats};
+use trawl_printer::{Chunk, IndexStats, Output, OutputMode, Stats, Summary};
 use trawl_search::Cancel;
 
 /// The C library's entry point (the binary is `no_main`); arguments are read
@@ -89,26 +93,26 @@ fn trawl_main() -> ExitCode {
     let argv = match config_file::with_defaults(argv, flags::command::command, unreadable) {
         Ok(a) => a,
         Err(msg) => {
-            eprintln!("trawl: {msg}");
-            return ExitCode::from(2);
+            report::error(msg);
+            return Status::Error.into();
         }
     };
     let low = match flags::parse(argv) {
         Ok(flags::Parsed::Search(low)) => low,
         // --help and --version.
-        Ok(flags::Parsed::Done) => return ExitCode::SUCCESS,
+        Ok(flags::Parsed::Done) => return report::Ended::Ok.into(),
         Err(msg) => {
-            eprintln!("trawl: {msg}");
-            return ExitCode::from(2);
+            report::error(msg);
+            return Status::Error.into();
         }
     };
     if let Some(kind) = &low.generate {
         let mut out = std::io::stdout().lock();
         return match generate::write(kind, &mut out).and_then(|()| out.flush()) {
-            Ok(()) => ExitCode::SUCCESS,
+            Ok(()) => report::Ended::Ok.into(),
             Err(e) => {
-                eprintln!("trawl: write error: {}", trawl_diag::io_message(&e));
-                ExitCode::from(2)
+                report::error(format_args!("write error: {}", trawl_diag::io_message(&e)));
+                Status::Error.into()
             }
         };
     }
@@ -119,106 +123,54 @@ fn trawl_main() -> ExitCode {
                 text.push('\n');
                 let mut out = std::io::stdout().lock();
                 match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-                    Ok(()) => ExitCode::SUCCESS,
-                    Err(_) => ExitCode::from(2),
+                    Ok(()) => report::Ended::Ok.into(),
+                    Err(_) => Status::Error.into(),
                 }
             }
             Err(msg) => {
-                eprintln!("trawl: {msg}");
-                ExitCode::from(2)
+                report::error(msg);
+                Status::Error.into()
             }
         };
     }
     let cfg = match flags::hi::config(&low, cancel.clone()) {
         Ok(c) => c,
         Err(msg) => {
-            eprintln!("trawl: {msg}");
-            return ExitCode::from(2);
+            report::error(msg);
+            return Status::Error.into();
         }
     };
     if cfg.selects_nothing {
-        return ExitCode::from(1);
+        return Status::NoneSelected.into();
     }
     if cfg.printer.colors.is_some() {
         interrupt::colors_on_output();
     }
-    let out = output::Stdout::new(&cfg);
+    let out = trawl_printer::Stdout::new(&cfg.printer);
     let ctx = grep::Context::new(&cfg, &out);
     let stats: Stats = grep::run(&ctx);
     let extraction = ctx.extraction.stats();
     if !cfg.no_messages && !cancel.is_cancelled() {
-        if extraction.failed > 0 {
-            let n = extraction.failed;
-            let what = if n == 1 { "file or member" } else { "files or members" };
-            eprintln!("trawl: text not extracted from {n} {what} (each named above)");
-        }
-        if extraction.failed_remembered > 0 {
-            let n = extraction.failed_remembered;
-            let what = if n == 1 { "document's text" } else { "documents' text" };
-            eprintln!(
-                "trawl: {n} {what} could not be extracted (remembered; trawl cache failures lists them)"
-            );
+        for note in trawl_printer::extraction_notes(&extraction) {
+            report::error(note);
         }
     }
     if cfg.stats || cfg.printer.mode == OutputMode::Json {
+        let index = cfg.index.as_ref().and_then(|ix| ix.counts()).map(|c| IndexStats {
+            files_skipped: c.skipped,
+            files_candidates: c.candidates,
+            files_changed: c.changed,
+            watched: c.watched > 0,
+        });
+        let summary = Summary { stats, elapsed: start.elapsed(), index, extraction };
         let mut text = Vec::new();
-        let elapsed = start.elapsed();
-        if cfg.printer.mode == OutputMode::Json {
-            let index =
-                cfg.index.as_ref().and_then(|ix| ix.counts()).map(|c| trawl_printer::IndexStats {
-                    files_skipped: c.skipped,
-                    files_candidates: c.candidates,
-                    files_changed: c.changed,
-                    watched: c.watched > 0,
-                });
-            trawl_printer::json_summary(&mut text, &stats, elapsed, index, extraction);
-        } else {
-            text.extend_from_slice(
-                format!(
-                    "\n{} matches{}\n{} matched lines\n{} files contained matches\n{} files searched\n{} bytes printed\n{} bytes searched\n{:.6} seconds\n",
-                    stats.matches,
-                    match stats.binary_files_matched {
-                        0 => String::new(),
-                        n => format!(" (not counting those in {n} binary files)"),
-                    },
-                    stats.matched_lines,
-                    stats.files_matched,
-                    stats.files_searched,
-                    stats.bytes_printed,
-                    stats.bytes_searched,
-                    elapsed.as_secs_f64()
-                )
-                .as_bytes(),
-            );
-            if extraction.searched_as_bytes > 0 {
-                let n = extraction.searched_as_bytes;
-                let line =
-                    format!("{n} documents searched as bytes after their extractor failed\n");
-                text.extend_from_slice(line.as_bytes());
-            }
-            if extraction.failed_remembered > 0 {
-                let n = extraction.failed_remembered;
-                let line =
-                    format!("{n} documents whose text could not be extracted (remembered)\n");
-                text.extend_from_slice(line.as_bytes());
-            }
-            if let Some(c) = cfg.index.as_ref().and_then(|ix| ix.counts()) {
-                text.extend_from_slice(
-                    format!(
-                        "{} files passed over by the index (they cannot match)\n{} files searched as the index's candidates\n{} files searched because they changed or are new\n{}",
-                        c.skipped, c.candidates, c.changed,
-                        if c.watched > 0 { "what changed: from the index's watcher (trawl index --watch)\n" } else { "" }
-                    )
-                    .as_bytes(),
-                );
-            }
-        }
-        let _ = trawl_printer::Output::write(&out, &text, Chunk::Continued);
+        summary.write(cfg.printer.mode, &mut text);
+        let _ = out.write(&text, Chunk::Other);
     }
     if cancel.is_cancelled() {
         if cfg.printer.colors.is_some() {
             // A line cut short may have left a color on.
-            let _ = trawl_printer::Output::write(&out, b"\x1b[0m", Chunk::Continued);
+            let _ = out.write(b"\x1b[0m", Chunk::Other);
         }
         interrupt::die();
     }
@@ -227,19 +179,14 @@ fn trawl_main() -> ExitCode {
     if out.broken_pipe() {
         // SIGPIPE was ignored (or trawl would have died of it): as grep,
         // the write error was reported, and the exit status says so.
-        return ExitCode::from(2);
+        return Status::Error.into();
     }
     let _ = std::io::stderr().flush();
-    if cfg.printer.mode == OutputMode::Quiet && matched {
-        return ExitCode::from(0);
-    }
-    ExitCode::from(if error {
-        2
-    } else if matched {
-        0
-    } else {
-        1
-    })
+    let quiet = match cfg.printer.mode == OutputMode::Quiet {
+        true => Quiet::Yes,
+        false => Quiet::No,
+    };
+    Status::of(matched, error, quiet).into()
 }
 
 /// Whether standard input holds input to search when no path is given: a

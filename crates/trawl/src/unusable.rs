@@ -32,7 +32,7 @@ static ERRORED: AtomicBool = AtomicBool::new(false);
 /// Prints `trawl: MESSAGE` (the message holds the severity's prefix) and
 /// remembers an error.
 pub fn report(message: &str, severity: Severity) {
-    eprintln!("trawl: {message}");
+    crate::report::error(message);
     if severity == Severity::Error {
         ERRORED.store(true, Ordering::Relaxed);
     }

@@ -48,6 +48,7 @@ mod noatime;
 mod open_dir;
 mod ordered;
 mod parallel;
+mod pieces;
 mod roots;
 mod run;
 mod sys;
@@ -58,6 +59,7 @@ pub use crate::builder::{KeepFn, KeepIgnored, WalkBuilder, DEFAULT_REORDER_BUFFE
 pub use crate::dirent::FileType;
 pub use crate::entry::{DirRead, Entry};
 pub use crate::error::{WalkError, WalkErrorKind};
+pub use crate::pieces::{Piece, Pieces};
 pub use crate::roots::{Descent, Itself, ListedDir, Opening};
 pub use crate::threads::GrowthSignal;
 pub use crate::visitor::{Visitor, WalkState};

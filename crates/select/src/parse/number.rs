@@ -3,8 +3,8 @@
 //! and one `+` may lead; nothing may follow), or a floating-point number
 //! as strtod(3) does (times: `-mtime 1.5`, `-mmin .5`, `-used 1e1`).
 
+use crate::error::{Error, ErrorKind};
 use crate::expr::Cmp;
-use crate::report::show;
 
 /// `+N`, `-N` or `N`: the comparison and the rest.
 pub(super) fn signed(arg: &[u8]) -> (Cmp, &[u8]) {
@@ -56,12 +56,11 @@ pub(super) fn float(s: &[u8]) -> Option<f64> {
 }
 
 /// A non-negative integer option's argument (`-maxdepth N`, `-j N`).
-pub(super) fn number(arg: Option<&Vec<u8>>, opt: &str) -> Result<u64, String> {
-    let a = arg.ok_or_else(|| format!("missing argument to `{opt}'"))?;
-    std::str::from_utf8(a)
-        .ok()
-        .and_then(|s| s.parse::<u64>().ok())
-        .ok_or_else(|| format!("invalid argument `{}' to `{opt}'", show(a)))
+pub(super) fn number(arg: Option<&Vec<u8>>, opt: &str) -> Result<u64, Error> {
+    let option = || opt.to_string();
+    let a = arg.ok_or_else(|| ErrorKind::MissingArgument { option: option() })?;
+    let n = std::str::from_utf8(a).ok().and_then(|s| s.parse::<u64>().ok());
+    n.ok_or_else(|| ErrorKind::InvalidArgument { option: option(), argument: a.clone() }.into())
 }
 
 #[cfg(test)]

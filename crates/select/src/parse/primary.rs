@@ -13,6 +13,7 @@ use super::values::{
     DAY,
 };
 use crate::command::{Extraction, FindCommand, Follow, Setup};
+use crate::error::{Error, ErrorKind};
 use crate::expr::{Action, Cmp, Expr, FileFormat, PermMatch, Test, TimeField, Window};
 use crate::format::Format;
 use crate::glob::Glob;
@@ -80,13 +81,13 @@ impl<'a> Reader<'a> {
     }
 
     /// Takes the argument of `opt`.
-    fn arg(&mut self, opt: &[u8]) -> Result<Vec<u8>, String> {
-        self.next().ok_or_else(|| format!("missing argument to `{}'", show(opt)))
+    fn arg(&mut self, opt: &[u8]) -> Result<Vec<u8>, Error> {
+        self.next().ok_or_else(|| ErrorKind::MissingArgument { option: show(opt) }.into())
     }
 
     /// The primary `t` (taken already: no operator, no parenthesis), with
     /// its arguments.
-    pub(super) fn primary(&mut self, t: &[u8]) -> Result<Expr, String> {
+    pub(super) fn primary(&mut self, t: &[u8]) -> Result<Expr, Error> {
         let test = |t: Test| Ok(Expr::Test(t));
         let yes = Ok(Expr::Test(Test::Const(true)));
         match t {
@@ -146,13 +147,10 @@ impl<'a> Reader<'a> {
                     b"awk" => RegexType::Awk,
                     b"posix-awk" => RegexType::PosixAwk,
                     b"gnu-awk" => RegexType::GnuAwk,
-                    b"posix-basic" | b"posix-minimal-basic" | b"grep" | b"ed" | b"sed" => RegexType::Basic,
-                    _ => {
-                        return Err(format!(
-                            "Unknown regular expression type '{}'; valid types are 'findutils-default', 'ed', 'emacs', 'gnu-awk', 'grep', 'posix-awk', 'awk', 'posix-basic', 'posix-egrep', 'egrep', 'posix-extended', 'posix-minimal-basic', 'sed'.",
-                            show(&a)
-                        ))
+                    b"posix-basic" | b"posix-minimal-basic" | b"grep" | b"ed" | b"sed" => {
+                        RegexType::Basic
                     }
+                    _ => return Err(ErrorKind::UnknownRegexType { name: a }.into()),
                 };
                 yes
             }
@@ -179,7 +177,7 @@ impl<'a> Reader<'a> {
             b"-size" => {
                 let a = self.arg(t)?;
                 let (digits, unit) = match a.last() {
-                    None => return Err("invalid null argument to -size".into()),
+                    None => return Err(ErrorKind::EmptySize.into()),
                     Some(b'c') => (&a[..a.len() - 1], 1),
                     Some(b'w') => (&a[..a.len() - 1], 2),
                     Some(b'b') => (&a[..a.len() - 1], 512),
@@ -187,11 +185,12 @@ impl<'a> Reader<'a> {
                     Some(b'M') => (&a[..a.len() - 1], 1 << 20),
                     Some(b'G') => (&a[..a.len() - 1], 1 << 30),
                     Some(b'0'..=b'9') => (&a[..], 512),
-                    Some(&c) => return Err(format!("invalid -size type `{}'", show(&[c]))),
+                    Some(&unit) => return Err(ErrorKind::UnknownSizeUnit { unit }.into()),
                 };
                 let (cmp, rest) = signed(digits);
-                let n = unsigned(rest)
-                    .ok_or_else(|| format!("Invalid argument `{}' to -size", show(&a)))?;
+                let Some(n) = unsigned(rest) else {
+                    return Err(ErrorKind::InvalidSize { argument: a }.into());
+                };
                 test(Test::Size { cmp, n, unit })
             }
             b"-empty" => test(Test::Empty),
@@ -219,19 +218,17 @@ impl<'a> Reader<'a> {
                 };
                 let (x, y) = (field(t[6]), t[7]);
                 let (Some(x), true) = (x, y == b't' || field(y).is_some()) else {
-                    return Err(format!("invalid predicate `{}'", show(t)));
+                    return Err(ErrorKind::InvalidPredicate { predicate: t.to_vec() }.into());
                 };
                 let Some(a) = self.toks.get(self.pos).cloned() else {
-                    return Err(format!("The '{}' test needs an argument", show(t)));
+                    return Err(ErrorKind::TestNeedsArgument { test: show(t) }.into());
                 };
                 self.pos += 1;
                 let reference = match field(y) {
-                    None => crate::datetime::parse(&a, self.cmd.now).ok_or_else(|| {
-                        format!(
-                            "I cannot figure out how to interpret '{}' as a date or time",
-                            show(&a)
-                        )
-                    })?,
+                    None => match crate::datetime::parse(&a, self.cmd.now) {
+                        Some(time) => time,
+                        None => return Err(ErrorKind::UnknownDate { argument: a }.into()),
+                    },
                     Some(y) => reference_time(&a, y, self.cmd.follow != Follow::Never)?,
                 };
                 test(Test::Time {
@@ -246,7 +243,6 @@ impl<'a> Reader<'a> {
                     b'c' => TimeField::Change,
                     _ => TimeField::Modify,
                 };
-                let invalid = || format!("invalid argument `{}' to `{}'", show(&a), show(t));
                 // As GNU find: days count back from a day before the start
                 // (from the start of today after -daystart), minutes from
                 // the start (the end of today); `-N` days from a second
@@ -258,13 +254,16 @@ impl<'a> Reader<'a> {
                     }
                     false => (self.day_start, DAY),
                 };
-                let window = relative(&a, origin, unit).ok_or_else(invalid)?;
+                let Some(window) = relative(&a, origin, unit) else {
+                    return Err(ErrorKind::InvalidArgument { option: show(t), argument: a }.into());
+                };
                 test(Test::Time { field, window })
             }
             b"-used" => {
                 let a = self.arg(t)?;
-                let window = relative(&a, (0, 0), DAY)
-                    .ok_or_else(|| format!("Invalid argument {} to -used", show(&a)))?;
+                let Some(window) = relative(&a, (0, 0), DAY) else {
+                    return Err(ErrorKind::InvalidUsed { argument: a }.into());
+                };
                 test(Test::Used(window))
             }
             b"-daystart" => {
@@ -290,33 +289,37 @@ impl<'a> Reader<'a> {
                     Some(b'+')
                         if a.len() > 1 && a[1..].iter().all(|c| (b'0'..=b'7').contains(c)) =>
                     {
-                        return Err(format!("invalid mode `{}'", show(&a)));
+                        return Err(ErrorKind::InvalidMode { argument: a }.into());
                     }
                     _ => (PermMatch::Exact, &a[..]),
                 };
-                let m = mode::parse(rest).ok_or_else(|| format!("invalid mode `{}'", show(&a)))?;
+                let Some(m) = mode::parse(rest) else {
+                    return Err(ErrorKind::InvalidMode { argument: a }.into());
+                };
                 test(Test::Perm { how: kind, mode: m })
             }
             b"-user" => {
                 let a = self.arg(t)?;
-                let uid = users::uid_by_name(&a)
-                    .or_else(|| parse_u64(&a).map(|n| n as u32))
-                    .ok_or_else(|| format!("'{}' is not the name of a known user", show(&a)))?;
+                let Some(uid) = users::uid_by_name(&a).or_else(|| parse_u64(&a).map(|n| n as u32))
+                else {
+                    return Err(ErrorKind::UnknownUser { name: a }.into());
+                };
                 test(Test::Uid(Cmp::Equal, uid as u64))
             }
             b"-group" => {
                 let a = self.arg(t)?;
-                let gid =
-                    users::gid_by_name(&a).or_else(|| parse_u64(&a).map(|n| n as u32)).ok_or_else(
-                        || format!("'{}' is not the name of an existing group", show(&a)),
-                    )?;
+                let Some(gid) = users::gid_by_name(&a).or_else(|| parse_u64(&a).map(|n| n as u32))
+                else {
+                    return Err(ErrorKind::UnknownGroup { name: a }.into());
+                };
                 test(Test::Gid(Cmp::Equal, gid as u64))
             }
             b"-uid" | b"-gid" | b"-links" | b"-inum" => {
                 let a = self.arg(t)?;
                 let (cmp, rest) = signed(&a);
-                let n = unsigned(rest)
-                    .ok_or_else(|| format!("invalid argument `{}' to `{}'", show(&a), show(t)))?;
+                let Some(n) = unsigned(rest) else {
+                    return Err(ErrorKind::InvalidArgument { option: show(t), argument: a }.into());
+                };
                 test(match t {
                     b"-uid" => Test::Uid(cmp, n),
                     b"-gid" => Test::Gid(cmp, n),
@@ -342,9 +345,12 @@ impl<'a> Reader<'a> {
             }
             b"-contains" => {
                 let a = self.arg(t)?;
-                let m = MatcherBuilder::new()
-                    .build(std::slice::from_ref(&a))
-                    .map_err(|e| format!("-contains '{}': {e}", show(&a)))?;
+                let m = match MatcherBuilder::new().build(std::slice::from_ref(&a)) {
+                    Ok(m) => m,
+                    Err(error) => {
+                        return Err(ErrorKind::ContainsPattern { pattern: a, error }.into());
+                    }
+                };
                 test(Test::Contains(Arc::new(m)))
             }
             // Actions.
@@ -395,8 +401,10 @@ impl<'a> Reader<'a> {
                 let i = self.cmd.execs.len() - 1;
                 self.action(Action::Exec(i))
             }
-            _ if t.starts_with(b"-") => Err(format!("unknown predicate `{}'", show(t))),
-            _ => Err(format!("paths must precede expression: `{}'", show(t))),
+            _ if t.starts_with(b"-") => {
+                Err(ErrorKind::UnknownPredicate { predicate: t.to_vec() }.into())
+            }
+            _ => Err(ErrorKind::PathAfterExpression { path: t.to_vec() }.into()),
         }
     }
 
@@ -411,13 +419,13 @@ impl<'a> Reader<'a> {
 
     /// A `-printf` format; what GNU find warns about it is said when a
     /// run starts.
-    fn format(&mut self, arg: &[u8]) -> Result<Format, String> {
+    fn format(&mut self, arg: &[u8]) -> Result<Format, Error> {
         let (format, warnings) = Format::parse(arg)?;
         self.cmd.setup.extend(warnings.into_iter().map(Setup::Warn));
         Ok(format)
     }
 
-    fn action(&mut self, a: Action) -> Result<Expr, String> {
+    fn action(&mut self, a: Action) -> Result<Expr, Error> {
         self.has_action = true;
         Ok(Expr::Action(a))
     }

@@ -8,20 +8,21 @@ use std::ffi::CString;
 use std::os::unix::ffi::OsStrExt;
 
 use super::number::{float, signed};
+use crate::error::{Error, ErrorKind};
 use crate::expr::{Cmp, TimeField, Window};
-use crate::report::show;
 
 /// `-execdir` and `-okdir` run commands inside the directories walked: a
 /// PATH that names the current directory (`.`, an empty entry) or a
 /// relative one would run a program found there (GNU find refuses).
-pub(super) fn path_is_safe(action: &str) -> Result<(), String> {
+pub(super) fn path_is_safe(action: &str) -> Result<(), Error> {
     let Some(path) = std::env::var_os("PATH") else { return Ok(()) };
     for entry in path.as_bytes().split(|&b| b == b':') {
         if entry.is_empty() || entry == b"." {
-            return Err(format!("The current directory is included in the PATH environment variable, which is insecure in combination with the {action} action of find.  Please remove the current directory from your $PATH (that is, remove \".\", doubled colons, or leading or trailing colons)"));
+            return Err(ErrorKind::CurrentDirInPath { action: action.to_string() }.into());
         }
         if entry[0] != b'/' {
-            return Err(format!("The relative path '{}' is included in the PATH environment variable, which is insecure in combination with the {action} action of find.  Please remove that entry from $PATH", show(entry)));
+            let (action, entry) = (action.to_string(), entry.to_vec());
+            return Err(ErrorKind::RelativeDirInPath { action, entry }.into());
         }
     }
     Ok(())
@@ -72,11 +73,7 @@ pub(super) fn start_of_day(t: i64) -> (i64, i64) {
 
 /// The time `y` of the file `path` (`-newerXY`'s reference): stat'd as
 /// the symlink options say; its birth time from statx.
-pub(super) fn reference_time(
-    path: &[u8],
-    y: TimeField,
-    follow: bool,
-) -> Result<(i64, i64), String> {
+pub(super) fn reference_time(path: &[u8], y: TimeField, follow: bool) -> Result<(i64, i64), Error> {
     let st = stat_path(path, follow)?;
     Ok(match y {
         TimeField::Access => (st.st_atime, st.st_atime_nsec),
@@ -85,7 +82,7 @@ pub(super) fn reference_time(
         TimeField::Birth => crate::birth::of_path(path, follow)
             .ok()
             .flatten()
-            .ok_or_else(|| format!("Cannot obtain birth time of file '{}'", show(path)))?,
+            .ok_or_else(|| ErrorKind::NoBirthTime { path: path.to_vec() })?,
     })
 }
 
@@ -96,8 +93,9 @@ pub(super) fn parse_u64(s: &[u8]) -> Option<u64> {
     std::str::from_utf8(s).ok()?.parse().ok()
 }
 
-pub(super) fn stat_path(path: &[u8], follow: bool) -> Result<libc::stat, String> {
-    let c = CString::new(path.to_vec()).map_err(|_| format!("'{}': invalid path", show(path)))?;
+pub(super) fn stat_path(path: &[u8], follow: bool) -> Result<libc::stat, Error> {
+    let c =
+        CString::new(path.to_vec()).map_err(|_| ErrorKind::PathHoldsNul { path: path.to_vec() })?;
     // SAFETY: an all-zero stat is valid; (l)stat fills it in.
     let mut st: libc::stat = unsafe { std::mem::zeroed() };
     // SAFETY: NUL-terminated path and a valid out-pointer.
@@ -116,14 +114,14 @@ pub(super) fn stat_path(path: &[u8], follow: bool) -> Result<libc::stat, String>
         r = unsafe { libc::lstat(c.as_ptr(), &mut st) };
     }
     if r != 0 {
-        let e = std::io::Error::last_os_error();
-        return Err(format!("'{}': {}", show(path), trawl_diag::io_message(&e)));
+        let error = std::io::Error::last_os_error();
+        return Err(ErrorKind::Stat { path: path.to_vec(), error }.into());
     }
     Ok(st)
 }
 
 /// Type letters (`f,d`) as a bit mask.
-pub(super) fn type_mask(arg: &[u8]) -> Result<u16, String> {
+pub(super) fn type_mask(arg: &[u8]) -> Result<u16, Error> {
     let mut mask = 0;
     for (i, part) in arg.split(|&c| c == b',').enumerate() {
         let bit = match part {
@@ -135,20 +133,12 @@ pub(super) fn type_mask(arg: &[u8]) -> Result<u16, String> {
             b"b" => 32,
             b"c" => 64,
             b"D" => 128,
-            [] => {
-                return Err(if i == 0 {
-                    "Arguments to -type should contain at least one letter".into()
-                } else {
-                    "Last file type in list argument to -type is missing, i.e., list is ending on: ','".into()
-                })
-            }
-            _ => return Err(format!("Unknown argument to -type: {}", show(part))),
+            [] if i == 0 => return Err(ErrorKind::EmptyTypeList.into()),
+            [] => return Err(ErrorKind::EmptyTypeInList.into()),
+            _ => return Err(ErrorKind::UnknownType { letter: part.to_vec() }.into()),
         };
         if mask & bit != 0 {
-            return Err(format!(
-                "Duplicate file type '{}' in the argument list to -type.",
-                show(part)
-            ));
+            return Err(ErrorKind::DuplicateType { letter: part.to_vec() }.into());
         }
         mask |= bit;
     }
@@ -157,7 +147,7 @@ pub(super) fn type_mask(arg: &[u8]) -> Result<u16, String> {
 
 /// The kinds `-kind` names, comma-separated; `compressed`, `archive` and
 /// `document` stand for their groups.
-pub(super) fn kinds(list: &[u8]) -> Result<Vec<trawl_extract::Kind>, String> {
+pub(super) fn kinds(list: &[u8]) -> Result<Vec<trawl_extract::Kind>, Error> {
     use trawl_extract::{Codec, Kind};
     let mut out = Vec::new();
     for name in list.split(|&b| b == b',') {
@@ -168,9 +158,8 @@ pub(super) fn kinds(list: &[u8]) -> Result<Vec<trawl_extract::Kind>, String> {
             b"xz" => out.push(codec(Codec::Xz)),
             b"zstd" | b"zst" => out.push(codec(Codec::Zstd)),
             b"lz4" => out.push(codec(Codec::Lz4)),
-            b"compressed" => out.extend(
-                [Codec::Gzip, Codec::Bzip2, Codec::Xz, Codec::Zstd, Codec::Lz4].map(codec),
-            ),
+            b"compressed" => out
+                .extend([Codec::Gzip, Codec::Bzip2, Codec::Xz, Codec::Zstd, Codec::Lz4].map(codec)),
             b"tar" => out.push(Kind::Tar),
             b"zip" => out.push(Kind::Zip),
             b"archive" => out.extend([Kind::Tar, Kind::Zip]),
@@ -180,12 +169,7 @@ pub(super) fn kinds(list: &[u8]) -> Result<Vec<trawl_extract::Kind>, String> {
             b"ole" => out.push(Kind::Ole),
             b"document" => out.extend(Kind::DOCUMENTS),
             b"plain" => out.push(Kind::Plain),
-            _ => {
-                return Err(format!(
-                    "-kind: unknown kind '{}'; kinds are gzip, bzip2, xz, zstd, lz4, compressed, tar, zip, archive, pdf, postscript, dvi, ole, document, plain",
-                    show(name)
-                ))
-            }
+            _ => return Err(ErrorKind::UnknownKind { name: name.to_vec() }.into()),
         }
     }
     Ok(out)

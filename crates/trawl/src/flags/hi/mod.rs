@@ -207,23 +207,24 @@ fn targets(low: &LowArgs, facts: &Facts, paths: Vec<OsString>) -> Vec<Target> {
 
 /// `--glob`/`--iglob` in command-line order, the types and hidden files.
 pub fn rules_builder(low: &LowArgs) -> Result<RulesBuilder, String> {
+    let said = |e: trawl_select::rules::Error| e.to_string();
     let mut b = RulesBuilder::default();
     for g in &low.globs {
         let case = if g.ignore_case { GlobCase::Insensitive } else { GlobCase::Sensitive };
-        b.glob(g.glob.as_bytes(), case)?;
+        b.glob(g.glob.as_bytes(), case).map_err(said)?;
     }
     let t = &low.types;
     for d in &t.clear {
-        b.type_clear(d.as_bytes())?;
+        b.type_clear(d.as_bytes()).map_err(said)?;
     }
     for d in &t.add {
-        b.type_add(d.as_bytes())?;
+        b.type_add(d.as_bytes()).map_err(said)?;
     }
     for s in &t.select {
-        b.select(s.as_bytes())?;
+        b.select(s.as_bytes()).map_err(said)?;
     }
     for s in &t.negate {
-        b.negate(s.as_bytes())?;
+        b.negate(s.as_bytes()).map_err(said)?;
     }
     if low.no_hidden {
         b.hidden(Hidden::Skipped);

@@ -19,7 +19,7 @@ impl Settings {
             bad => patterns.describe(bad, self.errors),
         })?;
         for w in &self.warnings {
-            eprintln!("trawl: warning: {w}");
+            crate::report::warning(w);
         }
         searcher.cancel = cancel.clone();
         let extract = self
