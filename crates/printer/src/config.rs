@@ -83,4 +83,7 @@ pub struct PrinterConfig {
     pub replace: Option<Template>,
     /// `--hyperlink-format`: file names as links (only when coloring).
     pub hyperlinks: Option<Hyperlinks>,
+    /// A shard of a distributed run: the worker whose roots are searched,
+    /// named in JSON messages' `host` field, beside their `path`.
+    pub host: Option<String>,
 }

@@ -47,11 +47,15 @@ impl<'a> Data<'a> {
 enum Message<'a, S> {
     Begin {
         path: Data<'a>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        host: Option<&'a str>,
     },
     Match(LineMessage<'a, S>),
     Context(LineMessage<'a, S>),
     End {
         path: Data<'a>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        host: Option<&'a str>,
         binary_offset: Option<u64>,
         stats: FileStats,
     },
@@ -73,6 +77,9 @@ type Plain<'a> = Message<'a, ()>;
 #[derive(Serialize)]
 struct LineMessage<'a, S> {
     path: Data<'a>,
+    /// A shard's worker (see [`crate::PrinterConfig::host`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    host: Option<&'a str>,
     /// For a member of an archive: the file holding it.
     #[serde(skip_serializing_if = "Option::is_none")]
     archive: Option<Data<'a>>,
@@ -188,14 +195,21 @@ fn write<S: Serialize>(out: &mut Vec<u8>, message: &Message<'_, S>) {
     out.push(b'\n');
 }
 
-pub(crate) fn begin(out: &mut Vec<u8>, path: &[u8]) {
-    write(out, &Plain::Begin { path: Data::of(path) });
+/// How a stream is named in messages: its path, and a shard's host.
+#[derive(Clone, Copy)]
+pub(crate) struct Name<'a> {
+    pub(crate) path: &'a [u8],
+    pub(crate) host: Option<&'a str>,
+}
+
+pub(crate) fn begin(out: &mut Vec<u8>, name: Name<'_>) {
+    write(out, &Plain::Begin { path: Data::of(name.path), host: name.host });
 }
 
 /// Where a line is: its stream's name, its page in a document, its offset
 /// and number.
 pub(crate) struct Place<'a> {
-    pub(crate) path: &'a [u8],
+    pub(crate) name: Name<'a>,
     pub(crate) page: Option<u64>,
     pub(crate) within: Option<&'a Within<'a>>,
     pub(crate) info: LineInfo,
@@ -210,7 +224,7 @@ pub(crate) fn line<M: Matcher>(
     with_submatches: bool,
     replace: Option<&crate::shape::Template>,
 ) -> u64 {
-    let Place { path, page, within, info } = place;
+    let Place { name, page, within, info } = place;
     let submatches = Submatches {
         matcher: matcher.filter(|_| with_submatches),
         replace,
@@ -218,7 +232,8 @@ pub(crate) fn line<M: Matcher>(
         count: Cell::new(0),
     };
     let message = LineMessage {
-        path: Data::of(path),
+        path: Data::of(name.path),
+        host: name.host,
         archive: within.map(|w| Data::of(w.archive)),
         members: within.map(|w| w.members.iter().map(|m| Data::of(m)).collect()),
         page,
@@ -233,7 +248,7 @@ pub(crate) fn line<M: Matcher>(
     submatches.count.get()
 }
 
-pub(crate) fn end(out: &mut Vec<u8>, path: &[u8], summary: &SearchSummary, file: FileTotals) {
+pub(crate) fn end(out: &mut Vec<u8>, name: Name<'_>, summary: &SearchSummary, file: FileTotals) {
     let stats = FileStats {
         elapsed: Elapsed::of(file.elapsed),
         searches: 1,
@@ -243,8 +258,8 @@ pub(crate) fn end(out: &mut Vec<u8>, path: &[u8], summary: &SearchSummary, file:
         matched_lines: file.selected,
         matches: file.matches,
     };
-    let path = Data::of(path);
-    write(out, &Plain::End { path, binary_offset: summary.binary_offset, stats });
+    let (path, host) = (Data::of(name.path), name.host);
+    write(out, &Plain::End { path, host, binary_offset: summary.binary_offset, stats });
 }
 
 /// Writes the closing summary message (with how an index served the

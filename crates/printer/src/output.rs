@@ -121,6 +121,16 @@ impl Separators {
         Separators::default()
     }
 
+    /// Files separated by `text` (as [`Separators::text`] gave it), or not.
+    pub fn with_text(text: Option<Vec<u8>>) -> Separators {
+        Separators { text, group_written: false }
+    }
+
+    /// The separator, when files are separated.
+    pub fn separator(&self) -> Option<&[u8]> {
+        self.text.as_deref()
+    }
+
     /// The separator to write before a piece of kind `chunk` (holding
     /// `bytes`), if any; notes the piece. Call it for every piece, in the
     /// order written.

@@ -262,7 +262,8 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
                         + (self.p.out.len() - self.start) as u64,
                 };
                 let before = self.p.out.len();
-                json::end(&mut self.p.out, self.path, summary, file);
+                let name = self.name();
+                json::end(&mut self.p.out, name, summary, file);
                 uncounted = self.p.out.len() - before;
             }
             _ => {}
@@ -327,6 +328,11 @@ impl<'p, M: Matcher> FileSink<'p, '_, M> {
             self.p.stats.bytes_printed += before as u64;
         }
         Ok(self.p.write_error.is_none())
+    }
+
+    /// The stream's name in JSON messages: its path, and the host.
+    fn name(&self) -> json::Name<'p> {
+        json::Name { path: self.path, host: self.p.config.host.as_deref() }
     }
 
     /// The page of `line` (at `info`), when the stream is in pages.
@@ -403,13 +409,15 @@ impl<M: Matcher> Sink for FileSink<'_, '_, M> {
             }
             OutputMode::Json => {
                 if !self.begun {
-                    json::begin(&mut self.p.out, self.path);
+                    let name = self.name();
+                    json::begin(&mut self.p.out, name);
                     self.begun = true;
                 }
                 let page = self.page(info, line);
+                let name = self.name();
                 let n = json::line(
                     &mut self.p.out,
-                    json::Place { path: self.path, page, within: self.within.as_ref(), info },
+                    json::Place { name, page, within: self.within.as_ref(), info },
                     line,
                     Some(self.matcher),
                     !self.p.config.invert,
@@ -429,12 +437,13 @@ impl<M: Matcher> Sink for FileSink<'_, '_, M> {
             }
             OutputMode::Json => {
                 if !self.begun {
-                    json::begin(&mut self.p.out, self.path);
+                    let name = self.name();
+                    json::begin(&mut self.p.out, name);
                     self.begun = true;
                 }
                 let page = self.page(info, line);
-                let place =
-                    json::Place { path: self.path, page, within: self.within.as_ref(), info };
+                let name = self.name();
+                let place = json::Place { name, page, within: self.within.as_ref(), info };
                 json::line(&mut self.p.out, place, line, None::<&M>, false, None);
                 return self.line_done();
             }
@@ -484,7 +493,8 @@ impl<M: Matcher> Sink for FileSink<'_, '_, M> {
                     self.p.out.extend_from_slice(self.path);
                     self.p.out.extend_from_slice(b": binary file matches\n");
                 } else if !self.begun {
-                    json::begin(&mut self.p.out, self.path);
+                    let name = self.name();
+                    json::begin(&mut self.p.out, name);
                     self.begun = true;
                 }
                 Ok(summary)

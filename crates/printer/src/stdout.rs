@@ -56,6 +56,13 @@ impl Stdout {
         Stdout::on(fd_1(), Separators::none(), false)
     }
 
+    /// Standard output joining pieces with `separators` (a merge of
+    /// shards' output); `line_buffered`: pieces in order are written as
+    /// they come.
+    pub fn joining(separators: Separators, line_buffered: bool) -> Stdout {
+        Stdout::on(fd_1(), separators, line_buffered)
+    }
+
     /// Shared output over `file` (fd 1, or a file in tests).
     fn on(file: ManuallyDrop<File>, separators: Separators, line_buffered: bool) -> Stdout {
         Stdout {

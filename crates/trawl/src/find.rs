@@ -59,6 +59,8 @@ Actions:   -print -print0 -printf FMT -fprint FILE -fprint0 FILE -fprintf FILE F
 struct FindVisitor<'a> {
     cmd: &'a FindCommand,
     run: &'a Run<'a>,
+    /// The starting points as shown (as given, or a shard's displays).
+    shown: &'a [Vec<u8>],
     eval: Evaluator<'a>,
     /// Sorted on several threads: where the evaluator prints.
     capture: Option<&'a Capture>,
@@ -110,7 +112,7 @@ impl Visitor for FindVisitor<'_> {
         // is passed over; a starting point that does not exist is still
         // reported (GNU find).
         if let WalkErrorKind::Io(e) = err.kind() {
-            let root = self.run.roots().iter().any(|p| p.as_slice() == err.path());
+            let root = self.shown.iter().any(|p| p.as_slice() == err.path());
             if self.cmd.ignore_readdir_race && e.raw_os_error() == Some(libc::ENOENT) && !root {
                 return WalkState::Continue;
             }
@@ -157,7 +159,7 @@ impl Visitor for FindVisitor<'_> {
 /// thread, and write what they print in order. Other actions (`-exec`,
 /// `-delete`, `-quit`, `-fprint`...) need the evaluations themselves in
 /// order, on one thread.
-fn prints_only(x: &Expr) -> bool {
+pub fn prints_only(x: &Expr) -> bool {
     !x.any_action(&|a| {
         !matches!(a, Action::Print(_) | Action::Printf(_) | Action::Ls(None) | Action::Prune)
     })
@@ -178,14 +180,30 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
         }
     };
     let escape_names = std::io::stdout().is_terminal();
-    let mut run = match Run::new(&cmd, RunSettings { cancel, escape_names }) {
+    let out = Stdout::for_find();
+    match run(&cmd, RunSettings { cancel, escape_names }, &out, None) {
+        true => Ended::Failed(FailedWith::Find).into(),
+        false => Ended::Ok.into(),
+    }
+}
+
+/// Runs `cmd`, writing to `out`; its starting points are shown as
+/// `displays` say (a shard's), else as given. Whether it failed (find's
+/// exit status 1).
+pub fn run(
+    cmd: &FindCommand,
+    settings: RunSettings,
+    out: &dyn Output,
+    displays: Option<&[Vec<u8>]>,
+) -> bool {
+    let mut run = match Run::new(cmd, settings) {
         Ok(run) => run,
         Err(msg) => {
             crate::report::error(msg);
-            return Ended::Failed(FailedWith::Find).into();
+            return true;
         }
     };
-    let out = Stdout::for_find();
+    let shown: Vec<Vec<u8>> = displays.map_or_else(|| run.roots().to_vec(), <[_]>::to_vec);
     let mut failed = false;
     for msg in run.root_errors() {
         crate::report::error(msg);
@@ -208,24 +226,25 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
             Ok(ex) => run = run.with_extractor(ex),
             Err(msg) => {
                 crate::report::error(msg);
-                return Ended::Failed(FailedWith::Find).into();
+                return true;
             }
         }
     }
     // An index serves a walk that looks at each entry once, in any order,
     // never following links below the starting points, with nothing
     // pruned.
-    let indexed = trawl_index::serves(&trawl_index::Search {
-        kind: trawl_index::SearchKind::Names,
-        no_index: cmd.no_index,
-        ordered: cmd.sorted || cmd.depth_first,
-        follows_links: cmd.follow == Follow::Always,
-        chooses_entries: cmd.expr.any_action(&|a| matches!(a, Action::Prune)),
-        one_file_system: cmd.same_file_system,
-        reads_otherwise: false,
-        lists_only: false,
-        recurses: true,
-    });
+    let indexed = displays.is_none()
+        && trawl_index::serves(&trawl_index::Search {
+            kind: trawl_index::SearchKind::Names,
+            no_index: cmd.no_index,
+            ordered: cmd.sorted || cmd.depth_first,
+            follows_links: cmd.follow == Follow::Always,
+            chooses_entries: cmd.expr.any_action(&|a| matches!(a, Action::Prune)),
+            one_file_system: cmd.same_file_system,
+            reads_otherwise: false,
+            lists_only: false,
+            recurses: true,
+        });
     let report = |msg: &[u8]| crate::report::say(msg);
     let mut walk = WalkBuilder::new();
     let mut served = Vec::new();
@@ -261,9 +280,9 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
         .post_order(cmd.depth_first)
         // POSIX: each starting point after the one before.
         .operands_in_order(run.roots().len() > 1);
-    for (p, served) in run.roots().iter().zip(served) {
+    for ((p, display), served) in run.roots().iter().zip(&shown).zip(served) {
         if !served {
-            walk.add_root(OsStr::from_bytes(p));
+            walk.add_root_displayed(p, display);
         }
     }
     if threads == 0 {
@@ -279,9 +298,16 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
         let capture = captures.get(i);
         let output: &dyn Output = match capture {
             Some(c) => c,
-            None => &out,
+            None => out,
         };
-        FindVisitor { cmd: &cmd, run: &run, eval: Evaluator::new(&run, output), capture, out: &out }
+        FindVisitor {
+            cmd,
+            run: &run,
+            shown: &shown,
+            eval: Evaluator::new(&run, output),
+            capture,
+            out,
+        }
     });
     // A failed write to standard output is said once, at the end (as GNU
     // find's close_stdout), unless a command's run said it already.
@@ -311,8 +337,5 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
     if run.is_cancelled() {
         crate::interrupt::die();
     }
-    match failed || crate::unusable::errored() {
-        true => Ended::Failed(FailedWith::Find).into(),
-        false => Ended::Ok.into(),
-    }
+    failed || crate::unusable::errored()
 }

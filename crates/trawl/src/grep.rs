@@ -31,6 +31,9 @@ pub struct Context<'a> {
     /// What became of documents beyond their search (counted for the end
     /// of the run).
     pub extraction: ExtractionCounts,
+    /// A shard's part of an operand: the one entry of the (directory) root
+    /// that is searched.
+    only: Option<&'a [u8]>,
 }
 
 /// What became of documents, counted as the run goes (see
@@ -67,7 +70,16 @@ impl<'a> Context<'a> {
             quit: AtomicBool::new(false),
             write_failed: AtomicBool::new(false),
             extraction: ExtractionCounts::default(),
+            only: None,
         }
+    }
+
+    /// Searches only the entry `name` of the root (a directory): a shard's
+    /// part of an operand, searched as one trawl over the operand searches
+    /// that entry.
+    pub fn only(mut self, name: Option<&'a [u8]>) -> Self {
+        self.only = name;
+        self
     }
 
     /// Reports `trawl: MESSAGE` on stderr and, when `is_error`, marks the
@@ -520,6 +532,9 @@ impl Visitor for GrepVisitor<'_> {
         }
         let cfg = self.ctx.cfg;
         let ft = entry.file_type();
+        if self.ctx.only.is_some_and(|name| entry.depth() == 1 && entry.file_name() != name) {
+            return if ft.is_dir() { WalkState::Skip } else { WalkState::Continue };
+        }
         if ft.is_dir() {
             if entry.is_root() && cfg.directories != Directories::Recurse {
                 // -d read: read(2) says EISDIR, reported as for any file.

@@ -15,6 +15,10 @@
 //!
 //! trawl find: find.rs   parse (trawl-select) → the same walk → Evaluator per thread
 //!                       (tests read metadata lazily; actions print or spawn argv)
+//!
+//! trawl shard: shard_cmd.rs   a request's search or find, root by root, sorted, into
+//!                             trawl-shard's records (caught.rs: standard error as records)
+//! trawl merge: merge_cmd.rs   shards' streams → trawl-shard's merge → the printer
 //! ```
 //!
 //! Exit status as GNU grep: 0 a line was selected, 1 none, 2 an error
@@ -27,6 +31,7 @@
 
 mod alloc;
 mod cache_cmd;
+mod caught;
 mod config;
 mod config_file;
 mod extractors;
@@ -39,10 +44,12 @@ mod index_cmd;
 mod index_query;
 mod indexed;
 mod interrupt;
+mod merge_cmd;
 mod patterns;
 mod report;
 #[cfg_attr(test, allow(dead_code))] // called only by the C entry point
 mod runtime;
+mod shard_cmd;
 mod sorted;
 mod thread_growth;
 mod unusable;
@@ -88,6 +95,12 @@ fn trawl_main() -> ExitCode {
     }
     if argv.get(1).is_some_and(|a| a == "index") {
         return index_cmd::main(argv.split_off(2), &cancel);
+    }
+    if argv.get(1).is_some_and(|a| a == "shard") {
+        return shard_cmd::main(argv.split_off(2), &cancel);
+    }
+    if argv.get(1).is_some_and(|a| a == "merge") {
+        return merge_cmd::main(argv.split_off(2));
     }
     let unreadable = |u: config_file::Unreadable| unusable::report(&u.message, u.severity);
     let argv = match config_file::with_defaults(argv, flags::command::command, unreadable) {

@@ -40,9 +40,29 @@ pub enum Parsed {
     Done,
 }
 
+/// What a command line asks for, nothing printed yet.
+pub enum Asked {
+    /// The options of a search.
+    Search(Box<LowArgs>),
+    /// `--help` or `--version`: clap's text, to print.
+    HelpOrVersion(clap::Error),
+}
+
 /// Parses a search's command line (the configuration file's arguments
-/// already in it); an error is the message, in grep's words.
+/// already in it), printing --help's or --version's text when asked; an
+/// error is the message, in grep's words.
 pub fn parse(argv: Vec<OsString>) -> Result<Parsed, String> {
+    match read(argv)? {
+        Asked::Search(low) => Ok(Parsed::Search(low)),
+        Asked::HelpOrVersion(e) => {
+            let _ = e.print();
+            Ok(Parsed::Done)
+        }
+    }
+}
+
+/// Parses a search's command line as [`parse`] does, printing nothing.
+pub fn read(argv: Vec<OsString>) -> Result<Asked, String> {
     // A command line of operands only, the common tiny search, is parsed
     // without building every option (see command::lean_command).
     let (command, argv) = match command::operands_only(&argv) {
@@ -54,11 +74,8 @@ pub fn parse(argv: Vec<OsString>) -> Result<Parsed, String> {
         }
     };
     match command.try_get_matches_from(&argv) {
-        Ok(m) => Ok(Parsed::Search(Box::new(apply::low_args(&m)))),
+        Ok(m) => Ok(Asked::Search(Box::new(apply::low_args(&m)))),
         Err(e) if e.use_stderr() => Err(usage::message(&e, &argv)),
-        Err(e) => {
-            let _ = e.print();
-            Ok(Parsed::Done)
-        }
+        Err(e) => Ok(Asked::HelpOrVersion(e)),
     }
 }

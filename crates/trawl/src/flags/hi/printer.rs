@@ -112,5 +112,6 @@ pub fn printer_config(
             Some(f) => trawl_printer::Hyperlinks::new(f)?,
             None => None,
         },
+        host: None,
     })
 }
