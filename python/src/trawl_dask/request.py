@@ -1,0 +1,106 @@
+"""The requests `trawl shard` and `trawl merge` read (docs/DISTRIBUTED.md), as plain data.
+
+A string of the command line that is not UTF-8 (a pattern, a path: Python keeps such bytes as
+surrogates) goes in the JSON as `{"bytes": BASE64}`, as the shard's output writes names.
+"""
+
+import base64
+import json
+import os
+import subprocess
+from dataclasses import dataclass, field
+from typing import List, Optional, Union
+
+PROTOCOL = 1
+
+Text = Union[str, bytes]
+
+
+def json_text(s: Text):
+    """A string or byte string as JSON: plain text when it is UTF-8, else {"bytes": BASE64}."""
+    b = os.fsencode(s) if isinstance(s, str) else s
+    try:
+        return b.decode("utf-8")
+    except UnicodeDecodeError:
+        return {"bytes": base64.b64encode(b).decode("ascii")}
+
+
+@dataclass
+class Root:
+    operand: int
+    path: bytes
+    display: bytes
+
+    def as_json(self):
+        return {
+            "operand": self.operand,
+            "path": json_text(self.path),
+            "display": json_text(self.display),
+        }
+
+
+@dataclass
+class Request:
+    """One shard's request; the merge's is the same with no roots."""
+
+    trawl_version: str
+    extractors: Optional[str]
+    shard: str
+    command: str
+    args: List[str]
+    locale: str
+    terminal: bool = False
+    roots: List[Root] = field(default_factory=list)
+
+    def as_json(self) -> str:
+        return json.dumps(
+            {
+                "protocol": PROTOCOL,
+                "trawl_version": self.trawl_version,
+                "extractors": self.extractors,
+                "shard": self.shard,
+                "command": self.command,
+                "args": [json_text(a) for a in self.args],
+                "roots": [r.as_json() for r in self.roots],
+                "locale": self.locale,
+                "terminal": self.terminal,
+            }
+        )
+
+
+def client_locale(env=None) -> str:
+    """The locale one trawl started here would use for matching (LC_ALL, LC_CTYPE, LANG)."""
+    env = os.environ if env is None else env
+    for name in ("LC_ALL", "LC_CTYPE", "LANG"):
+        if env.get(name):
+            return env[name]
+    return "C"
+
+
+def trawl_version(trawl: str) -> str:
+    """`trawl --version`'s number ("trawl 0.1.0" gives "0.1.0")."""
+    out = subprocess.run(
+        [trawl, "--version"], stdin=subprocess.DEVNULL, capture_output=True, check=True, timeout=30
+    ).stdout
+    return out.decode("utf-8", "replace").split()[-1]
+
+
+def extractor_identity(trawl: str) -> Optional[str]:
+    """`trawl shard --identity` (what --docs text depends on), or None when it cannot say."""
+    try:
+        done = subprocess.run(
+            [trawl, "shard", "--identity"],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=30,
+        )
+    except OSError:
+        return None
+    if done.returncode != 0:
+        return None
+    return done.stdout.decode("utf-8", "replace").strip() or None
+
+
+def uses_documents(args: List[str]) -> bool:
+    """Whether the run reads documents through extractors (grep's --docs, find's -docs)."""
+    return any(a in ("--docs", "-docs") for a in args)

@@ -1,0 +1,122 @@
+"""Splitting a path every worker mounts into sub-roots of similar byte size (plain functions).
+
+The survey (worker_tasks.survey, `trawl find` on one worker) gives the byte size of every entry
+down to a few levels. A directory much larger than a shard's share is replaced by its entries,
+then the sub-roots are dealt largest first to the least loaded shard (LPT scheduling: no shard
+ends up more than the largest sub-root above the mean). Each shard's roots are listed in the
+order one `trawl --sort path` walks them (path components compared as bytes), which is the order
+the merge prints them in.
+
+A sub-root is searched as an operand of its own, so only what walks the same whether named or met
+in a walk can be one: directories and regular files. A directory holding anything else (a
+symbolic link, a device, a FIFO: trawl follows or reads those when they are operands) is kept
+whole, and options whose meaning depends on the root (depth, globs below the root, ignore files,
+hidden names, file system boundaries, what to do with operands) keep the whole path in one shard:
+see ROOT_DEPENDENT.
+"""
+
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Tuple
+
+# grep options under which a sub-root would not print what the whole root prints.
+ROOT_DEPENDENT = (
+    "--max-depth",
+    "-g",
+    "--glob",
+    "--iglob",
+    "--gitignore",
+    "-k",
+    "--code",
+    "--no-hidden",
+    "--one-file-system",
+    "-d",
+    "--directories",
+    "-D",
+    "--devices",
+    "--exclude-from",
+    "--files",
+)
+
+
+def splittable(args: List[str]) -> bool:
+    """Whether a grep with these arguments prints the same over sub-roots as over their root."""
+    for a in args:
+        name = a.partition("=")[0]
+        if name in ROOT_DEPENDENT:
+            return False
+        if a.startswith("-") and not a.startswith("--"):
+            # a short cluster: -k, -g, -d, -D anywhere in it (a value after them is theirs)
+            for c in a[1:]:
+                if c in "kgdD":
+                    return False
+                if not c.isalpha():
+                    break
+    return True
+
+
+@dataclass
+class Part:
+    rel: Tuple[str, ...]  # path components below the root (latin-1 text of the name bytes)
+    size: int
+
+
+def sub_roots(tree: dict, parts: int, max_depth: int) -> Optional[List[Part]]:
+    """The sub-roots to deal into `parts` shards, or None to keep the root whole (too small,
+    or it holds an entry that cannot be a root)."""
+    if parts < 2 or tree.get("type") != "d" or "entries" not in tree:
+        return None
+    if not _can_open(tree):
+        return None
+    items: List[Tuple[Tuple[str, ...], dict]] = [((n,), c) for n, c in tree["entries"].items()]
+    if len(items) == 0:
+        return None
+    share = max(1, tree["size"]) / parts
+    for _ in range(10_000):
+        items.sort(key=lambda it: -it[1]["size"])
+        big = next(
+            (
+                i
+                for i, (rel, node) in enumerate(items)
+                if node["size"] > share / 2 and len(rel) < max_depth and _can_open(node)
+            ),
+            None,
+        )
+        if big is None:
+            break
+        rel, node = items.pop(big)
+        items.extend((rel + (n,), c) for n, c in node["entries"].items())
+    return [Part(rel, node["size"]) for rel, node in items]
+
+
+def _can_open(node: dict) -> bool:
+    """A directory whose entries are all directories or regular files, and known."""
+    entries: Optional[Dict[str, dict]] = node.get("entries")
+    return (
+        node.get("type") == "d"
+        and entries is not None
+        and len(entries) > 0
+        and all(c["type"] in ("d", "f") for c in entries.values())
+    )
+
+
+def deal(parts: List[Part], shards: int) -> List[List[Part]]:
+    """Largest first to the least loaded shard; each shard's parts in walk order; no empty
+    shard."""
+    bins: List[List[Part]] = [[] for _ in range(shards)]
+    load = [0] * shards
+    for p in sorted(parts, key=lambda p: (-p.size, walk_key(p.rel))):
+        i = min(range(shards), key=lambda j: (load[j], j))
+        bins[i].append(p)
+        load[i] += p.size
+    out = [sorted(b, key=lambda p: walk_key(p.rel)) for b in bins if b]
+    out.sort(key=lambda b: walk_key(b[0].rel))
+    return out
+
+
+def walk_key(rel: Tuple[str, ...]) -> Tuple[bytes, ...]:
+    """The order of `--sort path`: depth first, names compared as bytes."""
+    return tuple(n.encode("latin-1") for n in rel)
+
+
+def join(root: bytes, rel: Tuple[str, ...]) -> bytes:
+    return b"/".join([root.rstrip(b"/") if root != b"/" else b""] + list(walk_key(rel)))
