@@ -200,7 +200,7 @@ class Run:
     """A trawl-dask process, as a user starts it."""
 
     def __init__(self, args, env=None):
-        self.args = [str(BIN / "trawl-dask")] + [str(a) for a in args]
+        self.args = [str(BIN / "trawl-dask")] + [a if isinstance(a, bytes) else str(a) for a in args]
         e = dict(os.environ)
         e.update(env or {})
         self.proc = subprocess.Popen(

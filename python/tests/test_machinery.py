@@ -218,3 +218,17 @@ def test_ctrl_c_on_a_local_cluster_leaves_no_process(fake_trawl, pid_dir):
     for p in pids:
         wait_for("process %s ended" % p, lambda: not alive(int(p)), 10)
     assert children(run.proc.pid) == []
+
+
+def test_a_single_thread_worker_runs_one_shard_at_a_time_and_reads_beside_it(
+    healthy, fake_trawl, pid_dir
+):
+    run = Run(base(healthy, fake_trawl, "--fake-lines=3", "--fake-sleep-after=1,3",
+                   "--fake-pid-dir=" + pid_dir, "-e", "x", "fs1:/a", "fs1:/b"))
+    wait_for("a shard running", lambda: os.listdir(pid_dir), 60)
+    time.sleep(1)
+    assert len(os.listdir(pid_dir)) == 1, "the second shard waits for the worker's one slot"
+    rc, out, err = run.finish(60)
+    assert (rc, err) == (0, b"")
+    assert out == lines("fs1:/a", 3) + lines("fs1:/b", 3)
+    assert len(os.listdir(pid_dir)) == 2

@@ -23,6 +23,7 @@ import signal
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 
 from distributed import get_worker, secede
@@ -54,11 +55,15 @@ def run_dir(spool_root, run):
 
 
 def _registry(worker):
-    reg = getattr(worker, "_trawl_dask_running", None)
-    if reg is None:
-        reg = {}
-        worker._trawl_dask_running = reg
-    return reg
+    """The trawl processes this worker runs, by run and attempt (for stop_run)."""
+    return worker.__dict__.setdefault("_trawl_dask_running", {})
+
+
+def _slots(worker):
+    """At most as many shards at once as the worker has threads (--nthreads): a shard's task
+    leaves the thread pool (so that reads of spools run beside it) but keeps its slot."""
+    n = max(1, worker.state.nthreads)
+    return worker.__dict__.setdefault("_trawl_dask_slots", threading.BoundedSemaphore(n))
 
 
 def _write_atomic(path, obj):
@@ -81,14 +86,28 @@ def run_shard(job):
     """Runs `trawl shard --request` for one attempt of one shard; returns how it ended.
 
     job: {"run", "stem", "request" (JSON text), "trawl", "spool_root"}. The task secedes from
-    the worker's thread pool once trawl runs, so that reads of its spool (tasks pinned to this
-    worker) run beside it on a single-thread worker. trawl is killed when the task is cancelled
-    (the client let go of it, or asked the whole run to stop).
+    the worker's thread pool at once, so that reads of its spool (tasks pinned to this worker)
+    run beside it on a single-thread worker, then waits for one of the worker's slots. trawl is
+    killed when the task is cancelled (the client let go of it, or stop_run asked the whole run
+    to stop).
     """
     worker = get_worker()
     key = worker.get_current_task()
     d = run_dir(job["spool_root"], job["run"])
     base = os.path.join(d, job["stem"])
+    cancel_file = os.path.join(d, "cancel")
+    secede()
+    slots = _slots(worker)
+    while not slots.acquire(timeout=WATCH):
+        if not _still_wanted(worker, key, cancel_file):
+            return {"rc": -signal.SIGKILL, "size": 0, "stderr": "cancelled before it ran"}
+    try:
+        return _run_trawl(job, worker, key, base, cancel_file)
+    finally:
+        slots.release()
+
+
+def _run_trawl(job, worker, key, base, cancel_file):
     _write_atomic(base + ".start", {"t": time.time(), "host": socket.gethostname()})
     with open(base + ".req.json", "w") as f:
         f.write(job["request"])
@@ -108,8 +127,6 @@ def run_shard(job):
     running = _registry(worker).setdefault(job["run"], {})
     running[job["stem"]] = proc
     try:
-        secede()
-        cancel_file = os.path.join(d, "cancel")
         while True:
             try:
                 rc = proc.wait(timeout=WATCH)
@@ -224,8 +241,7 @@ def stop_run(run, spool_root, remove, dask_worker=None):
                 pass
         except OSError:
             pass
-    worker = dask_worker
-    running = _registry(worker).get(run, {}) if worker is not None else {}
+    running = _registry(dask_worker).get(run, {}) if dask_worker is not None else {}
     for proc in list(running.values()):
         if proc.poll() is None:
             proc.kill()
