@@ -88,8 +88,14 @@ def connect(
             client = Client(scheduler_file=scheduler_file, **kwargs)
         else:
             client = Client(scheduler, **kwargs)
-    except (OSError, TimeoutError, ValueError) as e:
-        raise Unreachable("cannot reach the scheduler at %s: %s" % (target, _reason(e))) from None
+    except Exception as e:  # noqa: BLE001 (Dask raises many kinds; each is said the same way)
+        why = _reason(e)
+        if isinstance(e, TypeError) and "TLS" in str(e):
+            why = (
+                "a tls:// scheduler needs --tls-ca, --tls-cert and --tls-key "
+                "(or Dask's TLS configuration)"
+            )
+        raise Unreachable("cannot reach the scheduler at %s: %s" % (target, why)) from None
     return Connection(client, None, target)
 
 

@@ -51,8 +51,10 @@ class Request:
     locale: str
     terminal: bool = False
     roots: List[Root] = field(default_factory=list)
+    shards: Optional[List[str]] = None  # the merge's: the shards' names in stream order
 
     def as_json(self) -> str:
+        extra = {} if self.shards is None else {"shards": [json_text(s) for s in self.shards]}
         return json.dumps(
             {
                 "protocol": PROTOCOL,
@@ -64,6 +66,7 @@ class Request:
                 "roots": [r.as_json() for r in self.roots],
                 "locale": self.locale,
                 "terminal": self.terminal,
+                **extra,
             }
         )
 

@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 import uuid
+from dataclasses import replace
 from typing import List, Optional
 
 from distributed.protocol.pickle import cloudpickle
@@ -123,7 +124,8 @@ def _search(opts, cmd, conn, version, started) -> int:
             opts.split_depth,
         )
         planned = time.time()
-        merge = Merge(opts.trawl, template, len(shards))
+        merge_request = replace(template, shards=[s.name for s in shards])
+        merge = Merge(opts.trawl, merge_request, len(shards))
         merge.start()
         fetchers = [Fetcher(ctx, s, merge.fifos[s.index]) for s in shards]
         for f in fetchers:
