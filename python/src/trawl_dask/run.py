@@ -9,6 +9,7 @@ was lost, 130 on Ctrl-C (143 on SIGTERM). Every wait is bounded: the grace perio
 
 import json
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -192,7 +193,7 @@ def _watch(ctx, mon, merge, fetchers, address) -> int:
                     say(f.outcome.message)
                     bad = True
             return 2 if bad else merge.status()
-        time.sleep(0.05)
+        time.sleep(0.01)
 
 
 def _survey(ctx: Context, path: bytes, depth: int) -> Optional[dict]:
@@ -237,10 +238,21 @@ def _bounded(fn, seconds: float):
     t.join(seconds)
 
 
+def _peak_rss_kb() -> int:
+    """This process's peak resident set (VmHWM), in KiB."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
 def _write_timings(path, started, planned, fetchers, shards):
     if not path:
         return
     out = {
+        "client_peak_rss_kb": _peak_rss_kb(),
+        "children_peak_rss_kb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss,
         "started": started,
         "planned": planned,
         "ended": time.time(),
