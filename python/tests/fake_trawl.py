@@ -4,7 +4,7 @@ attempts, lost workers), where what matters is the stream, not the search: it se
 - `--version`, `--help` (a few of grep's options, as trawl's help lays them out);
 - `shard --request FILE`: a begin record, then `--fake-lines=N` chunk records `DISPLAY:I\\n` per
   root (with `--fake-sleep-after=K,SECS[,MARKER]`, it sleeps SECS after the K-th line, only
-  when the file MARKER is not there yet (it makes it); `--fake-fail=N` exits N at once; with
+  when the file MARKER is not there yet (it makes it then); `--fake-fail=N` exits N at once; with
   `--fake-pid-dir=DIR` it writes its pid to DIR/<pid> first), then an end record; exit 0;
 - `merge --request FILE STREAM...`: reads the streams one after the other, prints their chunk
   bytes, names a stream without an end record (`trawl: shard NAME: incomplete (no end record)`)
@@ -45,11 +45,8 @@ def shard(path):
     sleep_after, _, sleep_secs = arg_value(args, "--fake-sleep-after", "").partition(",")
     sleep_secs, _, marker = sleep_secs.partition(",")
     sleep_secs = float(sleep_secs or 0)
-    if marker:
-        if os.path.exists(marker):
-            sleep_after = ""
-        else:
-            open(marker, "w").close()
+    if marker and os.path.exists(marker):
+        sleep_after = ""
     if arg_value(args, "--fake-fail"):
         sys.stderr.write("fake trawl: failing as asked\n")
         sys.exit(int(arg_value(args, "--fake-fail")))
@@ -70,6 +67,8 @@ def shard(path):
             n += 1
             if sleep_after and n == int(sleep_after):
                 out.flush()
+                if marker:
+                    open(marker, "w").close()
                 time.sleep(sleep_secs)
     out.write(json.dumps({"type": "shard_end", "data": {"status": 0 if n else 1, "stats": {}}})
               + "\n")

@@ -92,15 +92,18 @@ class Context:
     monitor: Monitor
     settings: Settings
     stop: threading.Event = field(default_factory=threading.Event)
-    futures: List[object] = field(default_factory=list)  # every task submitted, to cancel
+    futures: List[object] = field(default_factory=list)  # the shards' tasks, to cancel
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def submit(self, fn, *args, worker_address: str, key: str):
+    def submit(self, fn, *args, worker_address: str, key: str, track: bool = True):
+        """A task pinned to one worker; `track`: kept to be cancelled at the end (the shards'
+        tasks; reads are released by their fetcher)."""
         fut = self.client.submit(
             fn, *args, workers=[worker_address], allow_other_workers=False, pure=False, key=key
         )
-        with self.lock:
-            self.futures.append(fut)
+        if track:
+            with self.lock:
+                self.futures.append(fut)
         return fut
 
 
@@ -114,6 +117,7 @@ class Fetcher(threading.Thread):
         self._fd: Optional[int] = None
         self._attempts = 0
         self._attempt: Optional[Attempt] = None
+        self._ahead = None  # (attempt, offset, future) of the read submitted ahead
         self._reads = 0
         # What the merge has: the begin record's length, then a digest of what follows it.
         self._head: Optional[int] = None
@@ -144,6 +148,7 @@ class Fetcher(threading.Thread):
                 e,
             )
         finally:
+            self._drop_ahead()
             self.outcome.end = time.time()
             self.outcome.attempts = self._attempts
             self.outcome.bytes = self._delivered
@@ -166,6 +171,9 @@ class Fetcher(threading.Thread):
                         self.outcome.first_byte = time.time()
                     last = done is not None and pos + len(data) >= done["size"]
                     pos += len(data)
+                    if not last:
+                        # The next read runs while this chunk goes into the FIFO.
+                        self._ahead = (attempt, pos, self._submit_read(attempt, pos))
                     self._deliver(data, attempt, last)
                     continue
                 if done is None:
@@ -177,6 +185,7 @@ class Fetcher(threading.Thread):
                     reason += ": " + done["stderr"].strip().splitlines()[-1]
                 raise Dead(reason)
             except Dead as d:
+                self._drop_ahead()
                 attempt = self._new_attempt(d)
                 pos = 0
                 if self._head is None:
@@ -258,18 +267,41 @@ class Fetcher(threading.Thread):
             if attempt.future.status == "cancelled":
                 raise Dead("its task was cancelled")
 
-    def _call(self, attempt: Attempt, fn, *args):
+    def _submit(self, attempt: Attempt, fn, *args):
         self._reads += 1
         key = "trawl-read-%s-%s-%d" % (self.ctx.settings.run, attempt.job["stem"], self._reads)
-        fut = self.ctx.submit(fn, attempt.job, *args, worker_address=attempt.address, key=key)
+        return self.ctx.submit(
+            fn, attempt.job, *args, worker_address=attempt.address, key=key, track=False
+        )
+
+    def _call(self, attempt: Attempt, fn, *args):
+        fut = self._submit(attempt, fn, *args)
         try:
             return self._wait(fut, attempt)
         finally:
             fut.release()
 
-    def _read(self, attempt: Attempt, pos: int) -> dict:
+    def _submit_read(self, attempt: Attempt, pos: int):
         s = self.ctx.settings
-        r = self._call(attempt, worker_tasks.read_spool, pos, s.chunk, s.wait)
+        return self._submit(attempt, worker_tasks.read_spool, pos, s.chunk, s.wait)
+
+    def _drop_ahead(self):
+        if self._ahead is not None:
+            self._ahead[2].release()
+            self._ahead = None
+
+    def _read(self, attempt: Attempt, pos: int) -> dict:
+        ahead, self._ahead = self._ahead, None
+        if ahead is not None and ahead[0] is attempt and ahead[1] == pos:
+            fut = ahead[2]
+        else:
+            if ahead is not None:
+                ahead[2].release()
+            fut = self._submit_read(attempt, pos)
+        try:
+            r = self._wait(fut, attempt)
+        finally:
+            fut.release()
         if r["state"] == "missing":
             if attempt.future.status == "error":
                 raise Dead("its task failed: %s" % _exception(attempt.future))
