@@ -71,14 +71,16 @@ class Cluster:
         subprocess.run([py, "-c", wait, self.file, str(len(names))], check=True, timeout=120)
 
     def stop(self):
-        for p in self.procs:
-            p.terminate()
-        for p in self.procs:
-            try:
-                p.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait()
+        # Workers first: stopped together with their scheduler, they wait for it.
+        for group in (self.procs[1:], self.procs[:1]):
+            for p in group:
+                p.terminate()
+            for p in group:
+                try:
+                    p.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.wait()
         self.log.close()
 
 

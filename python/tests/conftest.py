@@ -118,16 +118,18 @@ class Cluster:
         self.scheduler.wait(timeout=30)
 
     def stop(self):
-        procs = list(self.workers.values()) + ([self.scheduler] if self.scheduler else [])
-        for p in procs:
-            if p.poll() is None:
-                p.terminate()
-        for p in procs:
-            try:
-                p.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait(timeout=15)
+        """Workers first (stopped together with their scheduler, they wait for it), then the
+        scheduler; each killed when it takes more than a few seconds."""
+        for group in (list(self.workers.values()), [self.scheduler] if self.scheduler else []):
+            for p in group:
+                if p.poll() is None:
+                    p.terminate()
+            for p in group:
+                try:
+                    p.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.wait(timeout=15)
         self.log.close()
 
 
