@@ -80,9 +80,22 @@ class Cluster:
 
     def start(self, names=WORKERS):
         self.scheduler = subprocess.Popen(
-            [str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", "0",
-             "--no-dashboard", "--scheduler-file", self.file, "--idle-timeout", "900"],
-            stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log,
+            [
+                str(BIN / "dask"),
+                "scheduler",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--no-dashboard",
+                "--scheduler-file",
+                self.file,
+                "--idle-timeout",
+                "900",
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=self.log,
+            stderr=self.log,
         )
         wait_for("the scheduler file", lambda: os.path.exists(self.file), 60)
         for n in names:
@@ -93,10 +106,27 @@ class Cluster:
         d = self.root / ("w-" + name)
         d.mkdir(exist_ok=True)
         self.workers[name] = subprocess.Popen(
-            [str(BIN / "dask"), "worker", "--scheduler-file", self.file, "--name", name,
-             "--nthreads", "1", "--no-nanny", "--host", "127.0.0.1", "--no-dashboard",
-             "--local-directory", str(d), "--death-timeout", "60"],
-            stdin=subprocess.DEVNULL, stdout=self.log, stderr=self.log,
+            [
+                str(BIN / "dask"),
+                "worker",
+                "--scheduler-file",
+                self.file,
+                "--name",
+                name,
+                "--nthreads",
+                "1",
+                "--no-nanny",
+                "--host",
+                "127.0.0.1",
+                "--no-dashboard",
+                "--local-directory",
+                str(d),
+                "--death-timeout",
+                "60",
+            ],
+            stdin=subprocess.DEVNULL,
+            stdout=self.log,
+            stderr=self.log,
         )
 
     def names(self):
@@ -202,11 +232,16 @@ class Run:
     """A trawl-dask process, as a user starts it."""
 
     def __init__(self, args, env=None):
-        self.args = [str(BIN / "trawl-dask")] + [a if isinstance(a, bytes) else str(a) for a in args]
+        self.args = [str(BIN / "trawl-dask")] + [
+            a if isinstance(a, bytes) else str(a) for a in args
+        ]
         e = dict(os.environ)
         e.update(env or {})
         self.proc = subprocess.Popen(
-            self.args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            self.args,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
             env=e,
         )
 
@@ -216,7 +251,7 @@ class Run:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             out, err = self.proc.communicate()
-            raise AssertionError("trawl-dask still running after %g s: %s" % (timeout, err))
+            raise AssertionError("trawl-dask still running after %g s: %s" % (timeout, err)) from None
         return self.proc.returncode, out, err
 
 

@@ -51,27 +51,44 @@ def shard(path):
         sys.stderr.write("fake trawl: failing as asked\n")
         sys.exit(int(arg_value(args, "--fake-fail")))
     out = sys.stdout
-    out.write(json.dumps({"type": "shard_begin", "data": {"protocol": 1, "shard": req["shard"],
-                                                          "host": os.uname().nodename,
-                                                          "trawl_version": "0.1.0"}}) + "\n")
+    out.write(
+        json.dumps(
+            {
+                "type": "shard_begin",
+                "data": {
+                    "protocol": 1,
+                    "shard": req["shard"],
+                    "host": os.uname().nodename,
+                    "trawl_version": "0.1.0",
+                },
+            }
+        )
+        + "\n"
+    )
     out.flush()
     n = 0
     for root in req["roots"]:
         display = text(root["display"]).decode("utf-8", "surrogateescape")
-        out.write(json.dumps({"type": "root", "data": {"operand": root["operand"],
-                                                       "display": {"text": display}}}) + "\n")
+        out.write(
+            json.dumps(
+                {"type": "root", "data": {"operand": root["operand"], "display": {"text": display}}}
+            )
+            + "\n"
+        )
         for i in range(lines):
             line = "%s:%d\n" % (display, i)
-            out.write('{"type":"chunk","data":{"kind":"other","bytes":{"text":%s}}}\n'
-                      % json.dumps(line))
+            out.write(
+                '{"type":"chunk","data":{"kind":"other","bytes":{"text":%s}}}\n' % json.dumps(line)
+            )
             n += 1
             if sleep_after and n == int(sleep_after):
                 out.flush()
                 if marker:
                     open(marker, "w").close()
                 time.sleep(sleep_secs)
-    out.write(json.dumps({"type": "shard_end", "data": {"status": 0 if n else 1, "stats": {}}})
-              + "\n")
+    out.write(
+        json.dumps({"type": "shard_end", "data": {"status": 0 if n else 1, "stats": {}}}) + "\n"
+    )
     out.flush()
 
 

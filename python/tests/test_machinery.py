@@ -22,8 +22,16 @@ def lines(display, n):
 
 
 def base(cluster, fake_trawl, *more):
-    return ["--scheduler-file", cluster.file, "--trawl", fake_trawl, "--grace", "3",
-            "--connect-timeout", "5"] + list(more)
+    return [
+        "--scheduler-file",
+        cluster.file,
+        "--trawl",
+        fake_trawl,
+        "--grace",
+        "3",
+        "--connect-timeout",
+        "5",
+    ] + list(more)
 
 
 def test_each_operand_is_a_shard_on_its_worker_and_the_output_follows_operand_order(
@@ -38,8 +46,19 @@ def test_each_operand_is_a_shard_on_its_worker_and_the_output_follows_operand_or
 
 def test_a_stream_larger_than_many_chunks_arrives_whole_and_in_order(healthy, fake_trawl, spool):
     rc, out, err = trawl_dask(
-        base(healthy, fake_trawl, "--chunk-size", "4096", "--spool-dir", spool,
-             "--fake-lines=20000", "-e", "x", "fs1:/a", "fs2:/b")
+        base(
+            healthy,
+            fake_trawl,
+            "--chunk-size",
+            "4096",
+            "--spool-dir",
+            spool,
+            "--fake-lines=20000",
+            "-e",
+            "x",
+            "fs1:/a",
+            "fs2:/b",
+        )
     )
     assert (rc, err.decode()) == (0, "")
     assert out == lines("fs1:/a", 20000) + lines("fs2:/b", 20000)
@@ -48,8 +67,9 @@ def test_a_stream_larger_than_many_chunks_arrives_whole_and_in_order(healthy, fa
 
 def test_a_worker_not_in_the_cluster_is_named_after_the_grace_period(healthy, fake_trawl):
     t = time.monotonic()
-    rc, out, err = trawl_dask(base(healthy, fake_trawl, "--fake-lines=2", "-e", "x",
-                                   "fs1:/a", "fs9:/z"))
+    rc, out, err = trawl_dask(
+        base(healthy, fake_trawl, "--fake-lines=2", "-e", "x", "fs1:/a", "fs9:/z")
+    )
     assert rc == 2
     assert out == lines("fs1:/a", 2)
     assert b"trawl-dask: shard fs9:/z lost: no worker named fs9 in the cluster" in err
@@ -59,10 +79,23 @@ def test_a_worker_not_in_the_cluster_is_named_after_the_grace_period(healthy, fa
 def test_a_pinned_shard_whose_worker_is_killed_is_named_lost_and_the_run_exits_2(
     healthy, fake_trawl, pid_dir
 ):
-    run = Run(base(healthy, fake_trawl, "--fake-lines=5", "--fake-sleep-after=2,60",
-                   "--fake-pid-dir=" + pid_dir, "-e", "x", "fs1:/a", "fs2:/b", "fs3:/c"))
-    pids = wait_for("three shards running", lambda: len(os.listdir(pid_dir)) == 3 and
-                    os.listdir(pid_dir), 60)
+    run = Run(
+        base(
+            healthy,
+            fake_trawl,
+            "--fake-lines=5",
+            "--fake-sleep-after=2,60",
+            "--fake-pid-dir=" + pid_dir,
+            "-e",
+            "x",
+            "fs1:/a",
+            "fs2:/b",
+            "fs3:/c",
+        )
+    )
+    pids = wait_for(
+        "three shards running", lambda: len(os.listdir(pid_dir)) == 3 and os.listdir(pid_dir), 60
+    )
     time.sleep(0.5)
     healthy.kill_worker("fs2")
     t = time.monotonic()
@@ -84,15 +117,25 @@ def test_a_pinned_shard_whose_worker_is_killed_is_named_lost_and_the_run_exits_2
     rc, out, rest = run.finish(30)
     assert rc == 130
     for p in pids:
-        wait_for("trawl shard %s ended" % p, lambda: not alive(int(p)), 10)
+        wait_for("trawl shard %s ended" % p, lambda p=p: not alive(int(p)), 10)
 
 
 def test_a_pinned_shard_whose_worker_is_killed_and_never_returns_exits_2_with_the_rest(
     healthy, fake_trawl, pid_dir, tmp_path
 ):
     marker = str(tmp_path / "slept")
-    run = Run(base(healthy, fake_trawl, "--fake-lines=5", "--fake-sleep-after=2,60," + marker,
-                   "--fake-pid-dir=" + pid_dir, "-e", "x", "fs2:/b"))
+    run = Run(
+        base(
+            healthy,
+            fake_trawl,
+            "--fake-lines=5",
+            "--fake-sleep-after=2,60," + marker,
+            "--fake-pid-dir=" + pid_dir,
+            "-e",
+            "x",
+            "fs2:/b",
+        )
+    )
     pids = wait_for("the shard running", lambda: os.listdir(pid_dir), 60)
     wait_for("the shard asleep", lambda: os.path.exists(marker), 30)
     time.sleep(0.5)
@@ -110,8 +153,20 @@ def test_a_worker_back_within_the_grace_period_runs_the_shard_again_and_nothing_
     healthy, fake_trawl, pid_dir, tmp_path
 ):
     marker = str(tmp_path / "slept")
-    run = Run(base(healthy, fake_trawl, "--grace", "60", "--fake-lines=50",
-                   "--fake-sleep-after=20,60," + marker, "-e", "x", "fs1:/a", "fs2:/b"))
+    run = Run(
+        base(
+            healthy,
+            fake_trawl,
+            "--grace",
+            "60",
+            "--fake-lines=50",
+            "--fake-sleep-after=20,60," + marker,
+            "-e",
+            "x",
+            "fs1:/a",
+            "fs2:/b",
+        )
+    )
     wait_for("the shard asleep", lambda: os.path.exists(marker), 60)
     time.sleep(0.5)
     healthy.kill_worker("fs1")
@@ -126,8 +181,18 @@ def test_a_shard_on_a_shared_path_whose_worker_is_killed_completes_on_another(
     healthy, fake_trawl, pid_dir, tmp_path
 ):
     marker = str(tmp_path / "slept")
-    run = Run(base(healthy, fake_trawl, "--fake-lines=50", "--fake-sleep-after=20,60," + marker,
-                   "--fake-pid-dir=" + pid_dir, "-e", "x", "shared:/p"))
+    run = Run(
+        base(
+            healthy,
+            fake_trawl,
+            "--fake-lines=50",
+            "--fake-sleep-after=20,60," + marker,
+            "--fake-pid-dir=" + pid_dir,
+            "-e",
+            "x",
+            "shared:/p",
+        )
+    )
     wait_for("the shard asleep", lambda: os.path.exists(marker), 60)
     time.sleep(0.5)
     first = os.listdir(pid_dir)
@@ -145,9 +210,22 @@ def test_a_spool_lost_after_its_task_finished_is_computed_again(
     marker = str(tmp_path / "slept")
     # The stand-in merge reads fs1's stream to its end before it opens fs2's, so fs2's task
     # finishes long before its spool is read (one 4 KiB chunk is taken, the rest waits).
-    run = Run(base(healthy, fake_trawl, "--chunk-size", "4096", "--spool-dir", spool,
-                   "--fake-lines=2000", "--fake-sleep-after=10,6," + marker, "-e", "x",
-                   "fs1:/a", "fs2:/b"))
+    run = Run(
+        base(
+            healthy,
+            fake_trawl,
+            "--chunk-size",
+            "4096",
+            "--spool-dir",
+            spool,
+            "--fake-lines=2000",
+            "--fake-sleep-after=10,6," + marker,
+            "-e",
+            "x",
+            "fs1:/a",
+            "fs2:/b",
+        )
+    )
 
     def fs2_done():
         return [f for f in spool_files(spool) if f.endswith("s1-a1.done")]
@@ -160,18 +238,32 @@ def test_a_spool_lost_after_its_task_finished_is_computed_again(
 
 
 def test_a_failing_trawl_shard_is_tried_again_then_named(healthy, fake_trawl):
-    rc, out, err = trawl_dask(base(healthy, fake_trawl, "--retries", "1", "--fake-fail=3",
-                                   "-e", "x", "fs1:/a"))
+    rc, out, err = trawl_dask(
+        base(healthy, fake_trawl, "--retries", "1", "--fake-fail=3", "-e", "x", "fs1:/a")
+    )
     assert rc == 2
-    assert (b"trawl-dask: shard fs1:/a failed: trawl shard exited with status 3: "
-            b"fake trawl: failing as asked") in err
+    assert (
+        b"trawl-dask: shard fs1:/a failed: trawl shard exited with status 3: "
+        b"fake trawl: failing as asked"
+    ) in err
 
 
 def test_an_unreachable_scheduler_is_a_clear_error_within_the_timeout(fake_trawl):
     t = time.monotonic()
-    rc, out, err = trawl_dask(["--scheduler", "tcp://127.0.0.1:%d" % free_port(), "--trawl",
-                               fake_trawl, "--connect-timeout", "2", "-e", "x", "fs1:/a"],
-                              timeout=60)
+    rc, out, err = trawl_dask(
+        [
+            "--scheduler",
+            "tcp://127.0.0.1:%d" % free_port(),
+            "--trawl",
+            fake_trawl,
+            "--connect-timeout",
+            "2",
+            "-e",
+            "x",
+            "fs1:/a",
+        ],
+        timeout=60,
+    )
     assert rc == 2
     assert err.startswith(b"trawl-dask: cannot reach the scheduler at tcp://127.0.0.1:")
     assert out == b""
@@ -180,8 +272,18 @@ def test_an_unreachable_scheduler_is_a_clear_error_within_the_timeout(fake_trawl
 
 def test_a_scheduler_killed_mid_run_ends_the_run_with_status_2(own_cluster, fake_trawl, pid_dir):
     own_cluster.start(("fs1",))
-    run = Run(base(own_cluster, fake_trawl, "--fake-lines=5", "--fake-sleep-after=2,60",
-                   "--fake-pid-dir=" + pid_dir, "-e", "x", "fs1:/a"))
+    run = Run(
+        base(
+            own_cluster,
+            fake_trawl,
+            "--fake-lines=5",
+            "--fake-sleep-after=2,60",
+            "--fake-pid-dir=" + pid_dir,
+            "-e",
+            "x",
+            "fs1:/a",
+        )
+    )
     wait_for("the shard running", lambda: os.listdir(pid_dir), 60)
     own_cluster.kill_scheduler()
     t = time.monotonic()
@@ -192,11 +294,25 @@ def test_a_scheduler_killed_mid_run_ends_the_run_with_status_2(own_cluster, fake
 
 
 def test_ctrl_c_cancels_every_task_and_leaves_no_process(healthy, fake_trawl, pid_dir, spool):
-    run = Run(base(healthy, fake_trawl, "--spool-dir", spool, "--fake-lines=5",
-                   "--fake-sleep-after=2,60", "--fake-pid-dir=" + pid_dir, "-e", "x",
-                   "fs1:/a", "fs2:/b", "fs3:/c"))
-    pids = wait_for("three shards running",
-                    lambda: len(os.listdir(pid_dir)) == 3 and os.listdir(pid_dir), 60)
+    run = Run(
+        base(
+            healthy,
+            fake_trawl,
+            "--spool-dir",
+            spool,
+            "--fake-lines=5",
+            "--fake-sleep-after=2,60",
+            "--fake-pid-dir=" + pid_dir,
+            "-e",
+            "x",
+            "fs1:/a",
+            "fs2:/b",
+            "fs3:/c",
+        )
+    )
+    pids = wait_for(
+        "three shards running", lambda: len(os.listdir(pid_dir)) == 3 and os.listdir(pid_dir), 60
+    )
     merge = wait_for("the merge started", lambda: children(run.proc.pid), 10)
     t = time.monotonic()
     run.proc.send_signal(signal.SIGINT)
@@ -204,28 +320,53 @@ def test_ctrl_c_cancels_every_task_and_leaves_no_process(healthy, fake_trawl, pi
     assert rc == 130
     assert time.monotonic() - t < 15
     for p in pids + [str(m) for m in merge]:
-        wait_for("process %s ended" % p, lambda: not alive(int(p)), 10)
+        wait_for("process %s ended" % p, lambda p=p: not alive(int(p)), 10)
     wait_for("spools removed", lambda: spool_files(spool) == [], 10)
 
 
 def test_ctrl_c_on_a_local_cluster_leaves_no_process(fake_trawl, pid_dir):
-    run = Run(["--local", "2", "--trawl", fake_trawl, "--fake-lines=5", "--fake-sleep-after=2,60",
-               "--fake-pid-dir=" + pid_dir, "-e", "x", "local1:/a", "local2:/b"])
-    pids = wait_for("two shards running",
-                    lambda: len(os.listdir(pid_dir)) == 2 and os.listdir(pid_dir), 60)
+    run = Run(
+        [
+            "--local",
+            "2",
+            "--trawl",
+            fake_trawl,
+            "--fake-lines=5",
+            "--fake-sleep-after=2,60",
+            "--fake-pid-dir=" + pid_dir,
+            "-e",
+            "x",
+            "local1:/a",
+            "local2:/b",
+        ]
+    )
+    pids = wait_for(
+        "two shards running", lambda: len(os.listdir(pid_dir)) == 2 and os.listdir(pid_dir), 60
+    )
     run.proc.send_signal(signal.SIGINT)
     rc, out, err = run.finish(30)
     assert rc == 130
     for p in pids:
-        wait_for("process %s ended" % p, lambda: not alive(int(p)), 10)
+        wait_for("process %s ended" % p, lambda p=p: not alive(int(p)), 10)
     assert children(run.proc.pid) == []
 
 
 def test_a_single_thread_worker_runs_one_shard_at_a_time_and_reads_beside_it(
     healthy, fake_trawl, pid_dir
 ):
-    run = Run(base(healthy, fake_trawl, "--fake-lines=3", "--fake-sleep-after=1,3",
-                   "--fake-pid-dir=" + pid_dir, "-e", "x", "fs1:/a", "fs1:/b"))
+    run = Run(
+        base(
+            healthy,
+            fake_trawl,
+            "--fake-lines=3",
+            "--fake-sleep-after=1,3",
+            "--fake-pid-dir=" + pid_dir,
+            "-e",
+            "x",
+            "fs1:/a",
+            "fs1:/b",
+        )
+    )
     wait_for("a shard running", lambda: os.listdir(pid_dir), 60)
     time.sleep(1)
     assert len(os.listdir(pid_dir)) == 1, "the second shard waits for the worker's one slot"

@@ -4,7 +4,6 @@ import subprocess
 
 import pytest
 from conftest import _find_trawl
-
 from trawl_dask.operands import UsageError, ValueOptions, split
 
 HELP = """\
@@ -42,18 +41,27 @@ def test_the_help_tells_which_options_take_a_value():
 
 def test_the_first_positional_argument_is_the_pattern_and_the_rest_are_operands():
     assert parts(["-n", "http://x", "fs1:/a", "fs2:/b c"]) == (
-        "grep", ["-n", "http://x"], [(0, "fs1", "/a"), (1, "fs2", "/b c")])
+        "grep",
+        ["-n", "http://x"],
+        [(0, "fs1", "/a"), (1, "fs2", "/b c")],
+    )
 
 
 def test_an_option_value_is_not_the_pattern():
     assert parts(["-A", "3", "needle", "fs1:/a"])[1] == ["-A", "3", "needle"]
     assert parts(["--after-context", "3", "needle", "fs1:/a"])[1] == [
-        "--after-context", "3", "needle"]
+        "--after-context",
+        "3",
+        "needle",
+    ]
     assert parts(["--after", "3", "needle", "fs1:/a"])[1] == ["--after", "3", "needle"]
     assert parts(["-nA", "3", "needle", "fs1:/a"])[1] == ["-nA", "3", "needle"]
     assert parts(["-nA3", "needle", "fs1:/a"])[1] == ["-nA3", "needle"]
     assert parts(["--max-depth=2", "-5", "needle", "fs1:/a"])[1] == [
-        "--max-depth=2", "-5", "needle"]
+        "--max-depth=2",
+        "-5",
+        "needle",
+    ]
     assert parts(["--color", "needle", "fs1:/a"])[1] == ["--color", "needle"]
 
 
@@ -89,10 +97,13 @@ def test_bytes_that_are_not_utf8_stay_in_operands_and_patterns():
 
 
 def test_find_operands_come_after_its_leading_options_and_before_the_expression():
-    assert parts(["find", "-L", "-j", "2", "--sort", "fs1:/a", "fs2:/b", "-name", "*.c",
-                  "-print0"]) == (
-        "find", ["-L", "-j", "2", "--sort", "-name", "*.c", "-print0"],
-        [(0, "fs1", "/a"), (1, "fs2", "/b")])
+    assert parts(
+        ["find", "-L", "-j", "2", "--sort", "fs1:/a", "fs2:/b", "-name", "*.c", "-print0"]
+    ) == (
+        "find",
+        ["-L", "-j", "2", "--sort", "-name", "*.c", "-print0"],
+        [(0, "fs1", "/a"), (1, "fs2", "/b")],
+    )
     assert parts(["find", "fs1:/a", "(", "-type", "f", ")"])[1] == ["(", "-type", "f", ")"]
     assert parts(["find", "--max-archive-depth=3", "fs1:/a"])[1] == ["--max-archive-depth=3"]
     with pytest.raises(UsageError):
@@ -101,7 +112,10 @@ def test_find_operands_come_after_its_leading_options_and_before_the_expression(
 
 def test_index_operands_are_its_arguments_that_are_not_options():
     assert parts(["index", "--full", "fs1:/a", "shared:/p"]) == (
-        "index", ["--full"], [(0, "fs1", "/a"), (1, "shared", "/p")])
+        "index",
+        ["--full"],
+        [(0, "fs1", "/a"), (1, "shared", "/p")],
+    )
     with pytest.raises(UsageError, match="never ends"):
         parts(["index", "--watch", "fs1:/a"])
 

@@ -5,11 +5,10 @@ import base64
 import json
 import os
 import re
+import subprocess
 
 import pytest
 from conftest import trawl_dask
-
-import subprocess
 
 NEEDLE = b"needle"
 
@@ -58,11 +57,15 @@ def normalize_json(out: bytes, roots) -> list:
     def fix(v):
         if isinstance(v, dict):
             if set(v) == {"bytes"}:
-                return {"bytes": base64.b64encode(unlabel(base64.b64decode(v["bytes"]),
-                                                          roots)).decode()}
+                return {
+                    "bytes": base64.b64encode(unlabel(base64.b64decode(v["bytes"]), roots)).decode()
+                }
             if set(v) == {"text"}:
-                return {"text": unlabel(v["text"].encode("utf-8", "surrogateescape"),
-                                        roots).decode("utf-8", "surrogateescape")}
+                return {
+                    "text": unlabel(v["text"].encode("utf-8", "surrogateescape"), roots).decode(
+                        "utf-8", "surrogateescape"
+                    )
+                }
             return {k: fix(x) for k, x in v.items() if k != "host" and k not in VARIES}
         if isinstance(v, list):
             return [fix(x) for x in v]
@@ -78,8 +81,9 @@ def normalize_text(out: bytes, roots) -> bytes:
 
 
 def one_trawl(trawl, args, paths):
-    done = subprocess.run([trawl, "--sort", "path"] + args + paths, capture_output=True,
-                          timeout=120)
+    done = subprocess.run(
+        [trawl, "--sort", "path"] + args + paths, capture_output=True, timeout=120
+    )
     return done.returncode, done.stdout, done.stderr
 
 
@@ -87,8 +91,9 @@ def both(cluster, trawl, args, ops, hosts):
     paths = [hosts[w] for w in ops]
     operands = [w.encode() + b":" + hosts[w] for w in ops]
     rc1, out1, err1 = one_trawl(trawl, args, paths)
-    rc2, out2, err2 = trawl_dask(["--scheduler-file", cluster.file, "--trawl", trawl] + args
-                                 + operands)
+    rc2, out2, err2 = trawl_dask(
+        ["--scheduler-file", cluster.file, "--trawl", trawl] + args + operands
+    )
     roots = [(w, hosts[w]) for w in ops]
     return (rc1, out1, err1), (rc2, out2, err2), roots
 
@@ -132,14 +137,18 @@ def test_json_over_three_hosts_equals_one_trawl_with_the_host_beside_each_path(
     one, dist, roots = both(healthy, trawl, args, ["fs1", "fs2", "fs3"], hosts)
     assert dist[0] == one[0]
     assert normalize_json(dist[1], roots) == normalize_json(one[1], roots)
-    hosts_seen = {json.loads(line)["data"].get("host") for line in dist[1].splitlines()
-                  if json.loads(line)["type"] == "match"}
+    hosts_seen = {
+        json.loads(line)["data"].get("host")
+        for line in dist[1].splitlines()
+        if json.loads(line)["type"] == "match"
+    }
     assert hosts_seen == {"fs1", "fs2", "fs3"}
 
 
 def test_stats_are_summed_over_the_hosts(healthy, trawl, hosts):
-    one, dist, roots = both(healthy, trawl, ["--stats", "-n", "needle"], ["fs1", "fs2", "fs3"],
-                            hosts)
+    one, dist, roots = both(
+        healthy, trawl, ["--stats", "-n", "needle"], ["fs1", "fs2", "fs3"], hosts
+    )
     assert dist[0] == one[0]
     assert normalize_text(dist[1], roots) == normalize_text(one[1], roots)
 
@@ -156,10 +165,12 @@ FIND = [
 def test_find_over_three_hosts_equals_one_trawl_find(healthy, trawl, hosts, expr):
     ops = ["fs1", "fs2", "fs3"]
     paths = [hosts[w] for w in ops]
-    one = subprocess.run([trawl, "find", "--sort"] + paths + expr, capture_output=True,
-                         timeout=120)
-    rc, out, err = trawl_dask(["--scheduler-file", healthy.file, "--trawl", trawl, "find"]
-                              + [w.encode() + b":" + hosts[w] for w in ops] + expr)
+    one = subprocess.run([trawl, "find", "--sort"] + paths + expr, capture_output=True, timeout=120)
+    rc, out, err = trawl_dask(
+        ["--scheduler-file", healthy.file, "--trawl", trawl, "find"]
+        + [w.encode() + b":" + hosts[w] for w in ops]
+        + expr
+    )
     roots = [(w, hosts[w]) for w in ops]
     assert rc == one.returncode
     assert unlabel(out, roots) == one.stdout
@@ -167,12 +178,16 @@ def test_find_over_three_hosts_equals_one_trawl_find(healthy, trawl, hosts, expr
 
 
 @pytest.mark.parametrize("args", [["-n", "needle"], ["-c", "needle"], ["--json", "needle"]])
-def test_a_shared_path_split_over_the_workers_equals_one_trawl(healthy, trawl, hosts, args,
-                                                               tmp_path):
+def test_a_shared_path_split_over_the_workers_equals_one_trawl(
+    healthy, trawl, hosts, args, tmp_path
+):
     timings = tmp_path / "t.json"
-    one, dist, roots = both(healthy, trawl, args, ["shared"], hosts)
-    rc, out, err = trawl_dask(["--scheduler-file", healthy.file, "--trawl", trawl, "--timings",
-                               timings] + args + [b"shared:" + hosts["shared"]])
+    one, _, roots = both(healthy, trawl, args, ["shared"], hosts)
+    rc, out, err = trawl_dask(
+        ["--scheduler-file", healthy.file, "--trawl", trawl, "--timings", timings]
+        + args
+        + [b"shared:" + hosts["shared"]]
+    )
     assert rc == one[0], err
     if "--json" in args:
         assert normalize_json(out, roots) == normalize_json(one[1], roots)
@@ -185,10 +200,23 @@ def test_a_shared_path_split_over_the_workers_equals_one_trawl(healthy, trawl, h
 
 def test_an_error_on_one_host_is_printed_and_gives_status_2(healthy, trawl, hosts):
     missing = hosts["fs2"] + b"/not-there"
-    one = subprocess.run([trawl, "--sort", "path", "-n", "needle", hosts["fs1"], missing],
-                         capture_output=True, timeout=60)
-    rc, out, err = trawl_dask(["--scheduler-file", healthy.file, "--trawl", trawl, "-n",
-                               "needle", b"fs1:" + hosts["fs1"], b"fs2:" + missing])
+    one = subprocess.run(
+        [trawl, "--sort", "path", "-n", "needle", hosts["fs1"], missing],
+        capture_output=True,
+        timeout=60,
+    )
+    rc, out, err = trawl_dask(
+        [
+            "--scheduler-file",
+            healthy.file,
+            "--trawl",
+            trawl,
+            "-n",
+            "needle",
+            b"fs1:" + hosts["fs1"],
+            b"fs2:" + missing,
+        ]
+    )
     roots = [("fs1", hosts["fs1"]), ("fs2", missing)]
     assert rc == one.returncode == 2
     assert unlabel(out, roots) == one.stdout

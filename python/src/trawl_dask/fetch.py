@@ -257,15 +257,15 @@ class Fetcher(threading.Thread):
             except TimeoutError:
                 pass
             except CancelledError:
-                raise Dead("its task was cancelled")
+                raise Dead("its task was cancelled") from None
             except Exception as e:
-                raise Dead("reading its spool failed: %s: %s" % (type(e).__name__, e))
+                raise Dead("reading its spool failed: %s: %s" % (type(e).__name__, e)) from None
             if not self.ctx.monitor.has_address(attempt.address):
                 raise Dead("worker %s left" % attempt.worker, worker_left=True)
             if attempt.future.status == "error":
                 raise Dead("its task failed: %s" % _exception(attempt.future))
             if attempt.future.status == "cancelled":
-                raise Dead("its task was cancelled")
+                raise Dead("its task was cancelled") from None
 
     def _submit(self, attempt: Attempt, fn, *args):
         self._reads += 1

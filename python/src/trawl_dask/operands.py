@@ -185,8 +185,10 @@ def split_find(argv: List[str], bare_paths: bool) -> Command:
     while i < len(argv):
         a = argv[i]
         name = a.partition("=")[0]
-        if a in _FIND_FLAGS or (name in _FIND_VALUED and "=" in a) or (
-            a.startswith("-j") and a[2:].isdigit()
+        if (
+            a in _FIND_FLAGS
+            or (name in _FIND_VALUED and "=" in a)
+            or (a.startswith("-j") and a[2:].isdigit())
         ):
             args.append(a)
             i += 1

@@ -1,9 +1,9 @@
 """trawl-dask's own options (they come first, before trawl's), as plain data, and their parse.
 
-    trawl-dask (--scheduler ADDR | --scheduler-file FILE | --local N) [DRIVER OPTIONS]
-               [TRAWL OPTIONS] PATTERN WORKER:PATH...
-    trawl-dask ... find [-H|-L|-P] [-j N] [--sort] WORKER:PATH... [EXPRESSION]
-    trawl-dask ... index [--full|--status|--drop|--search-zip|--docs] WORKER:PATH...
+trawl-dask (--scheduler ADDR | --scheduler-file FILE | --local N) [DRIVER OPTIONS]
+           [TRAWL OPTIONS] PATTERN WORKER:PATH...
+trawl-dask ... find [-H|-L|-P] [-j N] [--sort] WORKER:PATH... [EXPRESSION]
+trawl-dask ... index [--full|--status|--drop|--search-zip|--docs] WORKER:PATH...
 """
 
 from dataclasses import dataclass, field

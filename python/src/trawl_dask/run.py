@@ -206,7 +206,11 @@ def _survey(ctx: Context, path: bytes, depth: int) -> Optional[dict]:
         return None
     key = "trawl-survey-%s-%d" % (ctx.settings.run, len(ctx.futures))
     fut = ctx.submit(
-        worker_tasks.survey, os.fsdecode(path), ctx.settings.trawl, depth, worker_address=addr,
+        worker_tasks.survey,
+        os.fsdecode(path),
+        ctx.settings.trawl,
+        depth,
+        worker_address=addr,
         key=key,
     )
     try:

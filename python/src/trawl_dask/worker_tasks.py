@@ -32,6 +32,7 @@ from distributed import get_worker, secede
 POLL = 0.005  # seconds between looks at a growing spool
 WATCH = 0.1  # seconds between looks at whether a running shard is still wanted
 
+
 def _dying_with_parent(argv):
     """argv, and a function to run in the child before exec, such that the child is killed
     when the thread that started it ends (the worker killed with SIGKILL ends it too), so that
