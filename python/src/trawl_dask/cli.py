@@ -14,7 +14,7 @@ def main(argv: Optional[List[str]] = None) -> None:
     try:
         opts, rest, show = parse(argv)
     except UsageError as e:
-        sys.stderr.write("trawl-dask: %s\n%s" % (e, USAGE))
+        sys.stderr.write("trawl-dask: %s\nTry 'trawl-dask --help'.\n" % e)
         sys.stderr.flush()
         os._exit(2)
     if show == "help":
@@ -27,7 +27,10 @@ def main(argv: Optional[List[str]] = None) -> None:
         sys.stdout.write("trawl-dask %s\n" % __version__)
         sys.stdout.flush()
         os._exit(0)
-    rc = run.run(opts, rest)
+    try:
+        rc = run.run(opts, rest)
+    except KeyboardInterrupt:  # a second Ctrl-C during the clean-up: end at once
+        rc = 130
     sys.stdout.flush()
     sys.stderr.flush()
     # Dask's own exit handlers may wait on a scheduler that is gone: everything of this run has

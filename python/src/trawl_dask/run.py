@@ -144,7 +144,8 @@ def _search(opts, cmd, conn, version, started) -> int:
         ctx.stop.set()
         if merge is not None and status in (130, 143):
             merge.kill()
-        _bounded(lambda: _stop_tasks(ctx, run_id, opts.spool_dir), 10)
+        if not mon.scheduler_lost():
+            _bounded(lambda: _stop_tasks(ctx, run_id, opts.spool_dir), 10)
         mon.stop()
         for f in fetchers:
             f.join(timeout=2)

@@ -260,10 +260,14 @@ def first_line(job, limit, wait):
         time.sleep(POLL)
 
 
+STALE = 24 * 3600  # seconds after which a run's spool directory is taken for abandoned
+
+
 def stop_run(run, spool_root, remove, dask_worker=None):
     """Run through Client.run (outside the task queue, at once): asks every shard of `run` on
     this worker to stop, kills their trawl processes, and with `remove` deletes the run's
-    spool directory. Returns how many processes were killed."""
+    spool directory, and those of runs untouched for a day (a client killed before its own
+    clean-up, a worker that died with its spools). Returns how many processes were killed."""
     d = os.path.join(spool_root or tempfile.gettempdir(), "trawl-dask-%d" % os.getuid(), run)
     killed = 0
     if os.path.isdir(d):
@@ -284,7 +288,23 @@ def stop_run(run, spool_root, remove, dask_worker=None):
             except subprocess.TimeoutExpired:
                 pass
         shutil.rmtree(d, ignore_errors=True)
+        _sweep(os.path.dirname(d))
     return killed
+
+
+def _sweep(parent):
+    try:
+        names = os.listdir(parent)
+    except OSError:
+        return
+    now = time.time()
+    for name in names:
+        path = os.path.join(parent, name)
+        try:
+            if now - os.stat(path).st_mtime > STALE:
+                shutil.rmtree(path, ignore_errors=True)
+        except OSError:
+            pass
 
 
 def survey(root, trawl, depth):
