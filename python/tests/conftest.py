@@ -251,7 +251,9 @@ class Run:
         except subprocess.TimeoutExpired:
             self.proc.kill()
             out, err = self.proc.communicate()
-            raise AssertionError("trawl-dask still running after %g s: %s" % (timeout, err)) from None
+            raise AssertionError(
+                "trawl-dask still running after %g s: %s" % (timeout, err)
+            ) from None
         return self.proc.returncode, out, err
 
 

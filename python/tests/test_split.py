@@ -6,7 +6,7 @@ from trawl_dask import worker_tasks
 from trawl_dask.operands import Command, Operand
 from trawl_dask.plan import plan
 from trawl_dask.request import Request
-from trawl_dask.split import deal, join, splittable, sub_roots
+from trawl_dask.split import deal, join, deep_parts, sub_roots
 
 
 def d(entries):
@@ -55,8 +55,8 @@ def test_walk_order_compares_names_as_bytes_and_paths_join_exactly():
     assert join(b"/", ("a",)) == b"/a"
 
 
-def test_options_whose_meaning_depends_on_the_root_keep_it_whole():
-    assert splittable(["-n", "-A", "3", "x"])
+def test_options_whose_meaning_depends_on_the_root_keep_parts_one_level_deep():
+    assert deep_parts(["-n", "-A", "3", "x"])
     for args in (
         ["--max-depth=2", "x"],
         ["-g", "*.c", "x"],
@@ -66,7 +66,7 @@ def test_options_whose_meaning_depends_on_the_root_keep_it_whole():
         ["-d", "skip"],
         ["--one-file-system"],
     ):
-        assert not splittable(args), args
+        assert not deep_parts(args), args
 
 
 def test_the_survey_sums_file_sizes_into_their_directories(tmp_path, monkeypatch):

@@ -57,14 +57,12 @@ def plan(
             continue
         bins = None
         k = len(workers) * per_worker
-        if (
-            cmd.command == "grep"
-            and k >= 2
-            and split.splittable(cmd.args)
-            and not (path.endswith(b"/") and path != b"/")
-        ):
+        if cmd.command == "grep" and k >= 2 and not (path.endswith(b"/") and path != b"/"):
+            # A part is one entry of the operand's directory, walked as one trawl over the
+            # operand walks it; deeper parts only where no option counts from the root.
+            depth = split_depth if split.deep_parts(cmd.args) else 1
             tree = survey(path)
-            parts = split.sub_roots(tree, k, split_depth) if tree else None
+            parts = split.sub_roots(tree, k, depth) if tree else None
             bins = split.deal(parts, k) if parts else None
         if not bins:
             first = workers[len(shards) % len(workers)] if workers else None
@@ -74,6 +72,6 @@ def plan(
             roots = []
             for p in b:
                 full = split.join(path, p.rel)
-                roots.append(Root(op.position, full, prefix + full))
+                roots.append(Root(op.position, full, prefix + full, part=True))
             add("%s#%d" % (op.text, i + 1), None, workers[i % len(workers)], roots)
     return shards

@@ -30,13 +30,17 @@ class Root:
     operand: int
     path: bytes
     display: bytes
+    part: bool = False  # a part of a shared operand (one of its entries), not an operand
 
     def as_json(self):
-        return {
+        out = {
             "operand": self.operand,
             "path": json_text(self.path),
             "display": json_text(self.display),
         }
+        if self.part:
+            out["part"] = True
+        return out
 
 
 @dataclass
@@ -50,6 +54,7 @@ class Request:
     args: List[str]
     locale: str
     terminal: bool = False
+    operands: int = 1  # how many operands the client's command line has (names as one trawl)
     roots: List[Root] = field(default_factory=list)
     shards: Optional[List[str]] = None  # the merge's: the shards' names in stream order
 
@@ -66,6 +71,7 @@ class Request:
                 "roots": [r.as_json() for r in self.roots],
                 "locale": self.locale,
                 "terminal": self.terminal,
+                "operands": self.operands,
                 **extra,
             }
         )

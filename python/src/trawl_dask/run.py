@@ -115,6 +115,7 @@ def _search(opts, cmd, conn, version, started) -> int:
             args=cmd.args,
             locale=client_locale(),
             terminal=os.isatty(1),
+            operands=len(cmd.operands),
         )
         shards = plan.plan(
             cmd,

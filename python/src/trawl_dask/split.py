@@ -7,18 +7,20 @@ ends up more than the largest sub-root above the mean). Each shard's roots are l
 order one `trawl --sort path` walks them (path components compared as bytes), which is the order
 the merge prints them in.
 
-A sub-root is searched as an operand of its own, so only what walks the same whether named or met
-in a walk can be one: directories and regular files. A directory holding anything else (a
-symbolic link, a device, a FIFO: trawl follows or reads those when they are operands) is kept
-whole, and options whose meaning depends on the root (depth, globs below the root, ignore files,
-hidden names, file system boundaries, what to do with operands) keep the whole path in one shard:
-see ROOT_DEPENDENT.
+A part (`"part": true` in the request) is one entry of the operand's directory that `trawl
+shard` walks as one trawl over the operand walks it. A part deeper than one level is walked as
+an entry of its own parent, which prints the same unless an option counts from the root
+(depth, globs below the root, ignore files, hidden names, file system boundaries, what to do
+with operands): under those, parts stay one level deep (see ROOT_DEPENDENT). Only directories
+and regular files become parts: a directory holding anything else (a symbolic link, a device, a
+FIFO) is kept whole.
 """
 
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
-# grep options under which a sub-root would not print what the whole root prints.
+# grep options under which a part deeper than one level would not print what the operand's walk
+# prints there.
 ROOT_DEPENDENT = (
     "--max-depth",
     "-g",
@@ -38,8 +40,8 @@ ROOT_DEPENDENT = (
 )
 
 
-def splittable(args: List[str]) -> bool:
-    """Whether a grep with these arguments prints the same over sub-roots as over their root."""
+def deep_parts(args: List[str]) -> bool:
+    """Whether a grep with these arguments may be split into parts deeper than one level."""
     for a in args:
         name = a.partition("=")[0]
         if name in ROOT_DEPENDENT:
