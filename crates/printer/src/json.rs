@@ -9,6 +9,18 @@ use serde::Serialize;
 use trawl_matcher::Matcher;
 use trawl_search::{LineInfo, SearchSummary};
 
+use crate::stats::{ExtractionStats, IndexStats, Stats};
+
+/// Where a member of an archive is: the file holding the outermost archive,
+/// and the member paths from there down to it.
+#[derive(Clone, Debug)]
+pub struct Within<'p> {
+    /// The file on disk.
+    pub archive: &'p [u8],
+    /// Member paths, outermost first.
+    pub members: Vec<&'p [u8]>,
+}
+
 /// Bytes as ripgrep's JSON carries them: `{"text":...}` for UTF-8 data,
 /// else `{"bytes":base64}`.
 #[derive(Serialize)]
@@ -35,11 +47,15 @@ impl<'a> Data<'a> {
 enum Message<'a, S> {
     Begin {
         path: Data<'a>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        host: Option<&'a str>,
     },
     Match(LineMessage<'a, S>),
     Context(LineMessage<'a, S>),
     End {
         path: Data<'a>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        host: Option<&'a str>,
         binary_offset: Option<u64>,
         stats: FileStats,
     },
@@ -61,6 +77,9 @@ type Plain<'a> = Message<'a, ()>;
 #[derive(Serialize)]
 struct LineMessage<'a, S> {
     path: Data<'a>,
+    /// A shard's worker (see [`crate::PrinterConfig::host`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    host: Option<&'a str>,
     /// For a member of an archive: the file holding it.
     #[serde(skip_serializing_if = "Option::is_none")]
     archive: Option<Data<'a>>,
@@ -81,7 +100,7 @@ struct LineMessage<'a, S> {
 struct Submatches<'a, M> {
     matcher: Option<&'a M>,
     /// `--replace`: each submatch carries its replacement.
-    replace: Option<&'a super::Template>,
+    replace: Option<&'a crate::shape::Template>,
     body: &'a [u8],
     count: Cell<u64>,
 }
@@ -92,7 +111,7 @@ impl<M: Matcher> Serialize for Submatches<'_, M> {
         if let Some(m) = self.matcher {
             let mut at = 0;
             let (mut groups, mut replaced) = (Vec::new(), Vec::new());
-            while let Some(x) = super::next_match(m, self.body, &mut at) {
+            while let Some(x) = crate::util::next_match(m, self.body, &mut at) {
                 let body = self.body;
                 let matched = Data::of(&body[x.start..x.end]);
                 let replacement = self.replace.map(|t| {
@@ -176,16 +195,23 @@ fn write<S: Serialize>(out: &mut Vec<u8>, message: &Message<'_, S>) {
     out.push(b'\n');
 }
 
-pub(crate) fn begin(out: &mut Vec<u8>, path: &[u8]) {
-    write(out, &Plain::Begin { path: Data::of(path) });
+/// How a stream is named in messages: its path, and a shard's host.
+#[derive(Clone, Copy)]
+pub(crate) struct Name<'a> {
+    pub(crate) path: &'a [u8],
+    pub(crate) host: Option<&'a str>,
+}
+
+pub(crate) fn begin(out: &mut Vec<u8>, name: Name<'_>) {
+    write(out, &Plain::Begin { path: Data::of(name.path), host: name.host });
 }
 
 /// Where a line is: its stream's name, its page in a document, its offset
 /// and number.
 pub(crate) struct Place<'a> {
-    pub(crate) path: &'a [u8],
+    pub(crate) name: Name<'a>,
     pub(crate) page: Option<u64>,
-    pub(crate) within: Option<&'a super::Within<'a>>,
+    pub(crate) within: Option<&'a Within<'a>>,
     pub(crate) info: LineInfo,
 }
 
@@ -196,9 +222,9 @@ pub(crate) fn line<M: Matcher>(
     line: &[u8],
     matcher: Option<&M>,
     with_submatches: bool,
-    replace: Option<&super::Template>,
+    replace: Option<&crate::shape::Template>,
 ) -> u64 {
-    let Place { path, page, within, info } = place;
+    let Place { name, page, within, info } = place;
     let submatches = Submatches {
         matcher: matcher.filter(|_| with_submatches),
         replace,
@@ -206,7 +232,8 @@ pub(crate) fn line<M: Matcher>(
         count: Cell::new(0),
     };
     let message = LineMessage {
-        path: Data::of(path),
+        path: Data::of(name.path),
+        host: name.host,
         archive: within.map(|w| Data::of(w.archive)),
         members: within.map(|w| w.members.iter().map(|m| Data::of(m)).collect()),
         page,
@@ -221,64 +248,26 @@ pub(crate) fn line<M: Matcher>(
     submatches.count.get()
 }
 
-pub(crate) fn end(out: &mut Vec<u8>, path: &[u8], summary: &SearchSummary, file: FileTotals) {
+pub(crate) fn end(out: &mut Vec<u8>, name: Name<'_>, summary: &SearchSummary, file: FileTotals) {
     let stats = FileStats {
         elapsed: Elapsed::of(file.elapsed),
         searches: 1,
         searches_with_match: u64::from(file.selected > 0),
-        bytes_searched: super::bytes_searched(summary),
+        bytes_searched: crate::util::bytes_searched(summary),
         bytes_printed: file.bytes_printed,
         matched_lines: file.selected,
         matches: file.matches,
     };
-    let path = Data::of(path);
-    write(out, &Plain::End { path, binary_offset: summary.binary_offset, stats });
-}
-
-/// How an index served a search: files passed over unopened (they cannot
-/// match), searched as candidates, and searched because they changed or
-/// are new since the index was built.
-#[derive(Clone, Copy, Debug, Default, Serialize)]
-pub struct IndexStats {
-    /// Unchanged files that cannot match.
-    pub files_skipped: u64,
-    /// Unchanged files that may match.
-    pub files_candidates: u64,
-    /// Files changed or new since the index was built.
-    pub files_changed: u64,
-    /// Whether what changed came from the index's watcher (`trawl index
-    /// --watch`) rather than a check of every file's stamps.
-    pub watched: bool,
-}
-
-/// What happened to the documents whose text an extractor makes
-/// (`--docs`), beyond what was searched.
-#[derive(Clone, Copy, Debug, Default, Eq, PartialEq, Serialize)]
-pub struct ExtractionStats {
-    /// Files and members whose text could not be (all) extracted in this
-    /// run, each reported by name.
-    pub failed: u64,
-    /// Documents the cache remembers failing: what their extractor made
-    /// was searched, and one line at the end says how many.
-    pub failed_remembered: u64,
-    /// Documents whose bytes are text (PostScript) searched as bytes after
-    /// their extractor failed, now or remembered: not an error.
-    pub searched_as_bytes: u64,
-}
-
-impl ExtractionStats {
-    /// Whether there is anything to say.
-    pub fn is_empty(&self) -> bool {
-        *self == ExtractionStats::default()
-    }
+    let (path, host) = (Data::of(name.path), name.host);
+    write(out, &Plain::End { path, host, binary_offset: summary.binary_offset, stats });
 }
 
 /// Writes the closing summary message (with how an index served the
 /// search, when one did, and what became of documents, when anything
 /// did not go as asked).
-pub fn summary(
+pub(crate) fn summary(
     out: &mut Vec<u8>,
-    stats: &super::Stats,
+    stats: &Stats,
     elapsed: std::time::Duration,
     index: Option<IndexStats>,
     extraction: ExtractionStats,

@@ -34,7 +34,7 @@ pub fn number_width(size: StreamSize, line_numbers: bool) -> usize {
 /// they are).
 pub fn right_aligned(buf: &mut [u8; 20], n: u64, width: usize) -> &[u8] {
     let end = buf.len();
-    let digits = crate::fmt_u64(buf, n).len();
+    let digits = crate::util::fmt_u64(buf, n).len();
     let start = end - digits.max(width.min(end));
     buf[start..end - digits].fill(b' ');
     &buf[start..]

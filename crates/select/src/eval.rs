@@ -6,13 +6,14 @@
 use std::io::{self, Read};
 
 use trawl_matcher::AnyMatcher;
+use trawl_printer::Output;
 use trawl_search::{Searcher, SearcherConfig};
 use trawl_walk::{Entry, FileType};
 
 use crate::command::Follow;
 use crate::exec::{ExecContext, Execs};
 use crate::expr::{type_bit, Action, Expr, FileFormat, PermMatch, Test, TimeField};
-use crate::held::{Held, Output, FLUSH_AT};
+use crate::held::{Held, FLUSH_AT};
 use crate::paths::base_name;
 use crate::report::{show, Reporter};
 use crate::run::Run;

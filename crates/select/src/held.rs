@@ -1,16 +1,14 @@
 //! One thread's output to standard output: held in a buffer and handed on
 //! in large, whole-record writes; what writing met (a closed pipe, another
-//! error) is remembered here.
+//! error) is remembered here. Evaluators write to the printer's
+//! [`Output`], as grep's printers do: find's entries are output of no
+//! group ([`Chunk::Other`]).
 
 use std::io;
 
-use crate::turns::{TurnWait, Turns};
+use trawl_printer::{Chunk, Output};
 
-/// Where evaluators send their output (standard output, under a lock).
-pub trait Output: Sync {
-    /// Writes bytes in one piece.
-    fn write(&self, bytes: &[u8]) -> io::Result<()>;
-}
+use crate::turns::{TurnWait, Turns};
 
 /// Output is handed on when this much is held.
 pub(crate) const FLUSH_AT: usize = 64 * 1024;
@@ -54,7 +52,7 @@ impl<'r> Held<'r> {
         // Not while another thread's record is split around a command.
         let _turn = self.turns.map(|t| t.wait(TurnWait::ToWrite));
         if !self.closed && self.write_error.is_none() {
-            match self.output.write(&self.buf) {
+            match self.output.write(&self.buf, Chunk::Other) {
                 Ok(()) => {}
                 // A reader closed the pipe: the run ends quietly.
                 Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {

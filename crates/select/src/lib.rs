@@ -70,7 +70,6 @@ mod users;
 pub use crate::children::{interrupt_children, kill_children};
 pub use crate::command::{Extraction, FindCommand, Follow, Setup};
 pub use crate::eval::{Evaluator, Finished, Outcome};
-pub use crate::held::Output;
 pub use crate::parse::{parse, parse_at, ParseError};
 pub use crate::regex_type::RegexType;
 pub use crate::run::{Run, RunSettings};

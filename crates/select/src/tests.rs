@@ -9,7 +9,8 @@ use std::sync::Mutex;
 
 use trawl_walk::{Entry, Visitor, WalkBuilder, WalkError, WalkState};
 
-use crate::{after_mistake, parse_at, Evaluator, FindCommand, Output, Run, RunSettings, Setup};
+use crate::{after_mistake, parse_at, Evaluator, FindCommand, Run, RunSettings, Setup};
+use trawl_printer::Output;
 
 /// A fixed start, so that two parses read times alike.
 const NOW: (i64, i64) = (1_700_000_000, 0);
@@ -122,7 +123,7 @@ fn after_a_mistake_the_files_named_before_it_are_created() {
 struct Collected(Mutex<Vec<u8>>);
 
 impl Output for Collected {
-    fn write(&self, bytes: &[u8]) -> std::io::Result<()> {
+    fn write(&self, bytes: &[u8], _chunk: trawl_printer::Chunk) -> std::io::Result<()> {
         self.0.lock().unwrap().extend_from_slice(bytes);
         Ok(())
     }

@@ -490,6 +490,7 @@ impl Config {
                 Some(f) => trawl_printer::Hyperlinks::new(f)?,
                 None => None,
             },
+            host: None,
         };
         // --sort path walks in order; other keys and --sortr list first.
         let (sort_by, reverse) = match (m.get_one::<String>("sort"), m.get_one::<String>("sortr")) {

@@ -7,10 +7,10 @@ use std::process::ExitCode;
 
 use trawl_search::Cancel;
 
-use crate::output::{Capture, Stdout};
+use trawl_printer::{Capture, Output, Stdout};
 use trawl_select::expr::{Action, Expr};
 use trawl_select::{Evaluator, Extraction, FindCommand, Follow, Run, RunSettings};
-use trawl_walk::{Entry, Visitor, WalkBuilder, WalkError, WalkErrorKind, WalkState};
+use trawl_walk::{Entry, Piece, Pieces, Visitor, WalkBuilder, WalkError, WalkErrorKind, WalkState};
 
 /// Below this many entries handed over by indexes (and nothing else to
 /// walk), a find runs on the calling thread: on 2 cores, starting the
@@ -57,10 +57,12 @@ Actions:   -print -print0 -printf FMT -fprint FILE -fprint0 FILE -fprintf FILE F
 struct FindVisitor<'a> {
     cmd: &'a FindCommand,
     run: &'a Run<'a>,
+    /// The starting points as shown (as given, or a shard's displays).
+    shown: &'a [Vec<u8>],
     eval: Evaluator<'a>,
     /// Sorted on several threads: where the evaluator prints.
     capture: Option<&'a Capture>,
-    out: &'a Stdout,
+    out: &'a dyn Output,
 }
 
 impl FindVisitor<'_> {
@@ -108,7 +110,7 @@ impl Visitor for FindVisitor<'_> {
         // is passed over; a starting point that does not exist is still
         // reported (GNU find).
         if let WalkErrorKind::Io(e) = err.kind() {
-            let root = self.run.roots().iter().any(|p| p.as_slice() == err.path());
+            let root = self.shown.iter().any(|p| p.as_slice() == err.path());
             if self.cmd.ignore_readdir_race && e.raw_os_error() == Some(libc::ENOENT) && !root {
                 return WalkState::Continue;
             }
@@ -133,15 +135,15 @@ impl Visitor for FindVisitor<'_> {
         self.eval.flush();
     }
 
-    fn take_output(&mut self, out: &mut Vec<u8>) {
+    fn take_output(&mut self, out: &mut Pieces) {
         if let Some(capture) = self.capture {
             self.eval.flush();
-            capture.take_into(out);
+            crate::sorted::hand_over(capture, out);
         }
     }
 
-    fn write_output(&mut self, outputs: &[&[u8]]) -> WalkState {
-        if self.out.write_in_order(outputs).is_err() {
+    fn write_output(&mut self, pieces: &[Piece<'_>]) -> WalkState {
+        if crate::sorted::write(self.out, pieces).is_err() {
             // As the evaluator does: a closed output ends the run quietly.
             self.eval.close_output();
             return WalkState::Quit;
@@ -155,7 +157,7 @@ impl Visitor for FindVisitor<'_> {
 /// thread, and write what they print in order. Other actions (`-exec`,
 /// `-delete`, `-quit`, `-fprint`...) need the evaluations themselves in
 /// order, on one thread.
-fn prints_only(x: &Expr) -> bool {
+pub fn prints_only(x: &Expr) -> bool {
     !x.any_action(&|a| {
         !matches!(a, Action::Print(_) | Action::Printf(_) | Action::Ls(None) | Action::Prune)
     })
@@ -176,14 +178,28 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
         }
     };
     let escape_names = std::io::stdout().is_terminal();
-    let mut run = match Run::new(&cmd, RunSettings { cancel, escape_names }) {
+    let out = Stdout::for_find();
+    let failed = run(&cmd, RunSettings { cancel, escape_names }, &out, None);
+    ExitCode::from(failed as u8)
+}
+
+/// Runs `cmd`, writing to `out`; its starting points are shown as
+/// `displays` say (a shard's), else as given. Whether it failed (find's
+/// exit status 1).
+pub fn run(
+    cmd: &FindCommand,
+    settings: RunSettings,
+    out: &dyn Output,
+    displays: Option<&[Vec<u8>]>,
+) -> bool {
+    let mut run = match Run::new(cmd, settings) {
         Ok(run) => run,
         Err(msg) => {
             eprintln!("trawl: {msg}");
-            return ExitCode::from(1);
+            return true;
         }
     };
-    let out = Stdout::for_find();
+    let shown: Vec<Vec<u8>> = displays.map_or_else(|| run.roots().to_vec(), <[_]>::to_vec);
     let mut failed = false;
     for msg in run.root_errors() {
         eprintln!("trawl: {msg}");
@@ -206,7 +222,7 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
             Ok(ex) => run = run.with_extractor(ex),
             Err(msg) => {
                 eprintln!("trawl: {msg}");
-                return ExitCode::from(1);
+                return true;
             }
         }
     }
@@ -214,6 +230,7 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
     // never following links below the starting points, with nothing
     // pruned.
     let indexed = !cmd.no_index
+        && displays.is_none()
         && cmd.follow != Follow::Always
         && !cmd.sorted
         && !cmd.depth_first
@@ -256,9 +273,9 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
         .post_order(cmd.depth_first)
         // POSIX: each starting point after the one before.
         .operands_in_order(run.roots().len() > 1);
-    for (p, served) in run.roots().iter().zip(served) {
+    for ((p, display), served) in run.roots().iter().zip(&shown).zip(served) {
         if !served {
-            walk.add_root(OsStr::from_bytes(p));
+            walk.add_root_displayed(p, display);
         }
     }
     if threads == 0 {
@@ -272,11 +289,18 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
         (0..if in_order { threads } else { 0 }).map(|_| Capture::default()).collect();
     let visitors = walk.run(|i| {
         let capture = captures.get(i);
-        let output: &dyn trawl_select::Output = match capture {
+        let output: &dyn Output = match capture {
             Some(c) => c,
-            None => &out,
+            None => out,
         };
-        FindVisitor { cmd: &cmd, run: &run, eval: Evaluator::new(&run, output), capture, out: &out }
+        FindVisitor {
+            cmd,
+            run: &run,
+            shown: &shown,
+            eval: Evaluator::new(&run, output),
+            capture,
+            out,
+        }
     });
     // A failed write to standard output is said once, at the end (as GNU
     // find's close_stdout), unless a command's run said it already.
@@ -307,5 +331,5 @@ pub fn main(args: Vec<OsString>, cancel: Cancel) -> ExitCode {
     if run.is_cancelled() {
         crate::interrupt::die();
     }
-    ExitCode::from((failed || crate::unusable::errored()) as u8)
+    failed || crate::unusable::errored()
 }

@@ -5,20 +5,20 @@ use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use trawl_printer::{
-    Counting, Naming, OutputMode, PageBreaks, PageReader, Printer, Stats, StreamSize, Within,
+    Capture, Counting, Naming, Output, OutputMode, PageBreaks, PageReader, Printer, Stats,
+    StreamSize, Within,
 };
 use trawl_search::{FileHints, MapParts, SearchError, SearchSummary, Searcher, ShortRead};
-use trawl_walk::{Entry, FileType, Visitor, WalkBuilder, WalkError, WalkState};
+use trawl_walk::{Entry, FileType, Piece, Pieces, Visitor, WalkBuilder, WalkError, WalkState};
 
 use crate::config::{Config, Devices, Directories, Target};
 use crate::filter::{Reached, Verdict};
-use crate::output::{Capture, Stdout};
 use trawl_select::rules::EntryKind;
 
 /// State shared by every thread of a run.
 pub struct Context<'a> {
     pub cfg: &'a Config,
-    pub out: &'a Stdout,
+    pub out: &'a dyn Output,
     /// A line was selected somewhere.
     pub matched: AtomicBool,
     /// An error was met (exit code 2).
@@ -30,6 +30,9 @@ pub struct Context<'a> {
     /// What became of documents beyond their search (counted for the end
     /// of the run).
     pub extraction: ExtractionCounts,
+    /// A shard's part of an operand: the one entry of the (directory) root
+    /// that is searched.
+    only: Option<&'a [u8]>,
 }
 
 /// What became of documents, counted as the run goes (see
@@ -57,7 +60,7 @@ impl ExtractionCounts {
 }
 
 impl<'a> Context<'a> {
-    pub fn new(cfg: &'a Config, out: &'a Stdout) -> Self {
+    pub fn new(cfg: &'a Config, out: &'a dyn Output) -> Self {
         Context {
             cfg,
             out,
@@ -66,7 +69,16 @@ impl<'a> Context<'a> {
             quit: AtomicBool::new(false),
             write_failed: AtomicBool::new(false),
             extraction: ExtractionCounts::default(),
+            only: None,
         }
+    }
+
+    /// Searches only the entry `name` of the root (a directory): a shard's
+    /// part of an operand, searched as one trawl over the operand searches
+    /// that entry.
+    pub fn only(mut self, name: Option<&'a [u8]>) -> Self {
+        self.only = name;
+        self
     }
 
     /// Reports `trawl: MESSAGE` on stderr (unless -s) and marks the run failed.
@@ -294,7 +306,7 @@ impl Visitor for InOrder<'_> {
     fn visit(&mut self, entry: &Entry<'_>) -> WalkState {
         let state = self.grep.visit(entry);
         // The printer may still hold the end of the file's output.
-        let _ = self.grep.printer.flush();
+        self.grep.printer.flush();
         state
     }
 
@@ -302,12 +314,12 @@ impl Visitor for InOrder<'_> {
         self.grep.error(err)
     }
 
-    fn take_output(&mut self, out: &mut Vec<u8>) {
-        self.capture.take_into(out);
+    fn take_output(&mut self, out: &mut Pieces) {
+        crate::sorted::hand_over(self.capture, out);
     }
 
-    fn write_output(&mut self, outputs: &[&[u8]]) -> WalkState {
-        match self.grep.ctx.out.write_in_order(outputs) {
+    fn write_output(&mut self, pieces: &[Piece<'_>]) -> WalkState {
+        match crate::sorted::write(self.grep.ctx.out, pieces) {
             Ok(()) => WalkState::Continue,
             Err(e) => {
                 write_failed(self.grep.ctx, &e);
@@ -366,7 +378,7 @@ impl<'a> GrepVisitor<'a> {
     }
 
     /// A visitor whose printer writes to `output` (a sorted walk's capture).
-    fn with_output(ctx: &'a Context<'a>, output: &'a dyn trawl_printer::Output) -> Self {
+    fn with_output(ctx: &'a Context<'a>, output: &'a dyn Output) -> Self {
         let cfg = ctx.cfg;
         GrepVisitor {
             ctx,
@@ -379,10 +391,21 @@ impl<'a> GrepVisitor<'a> {
     }
 
     fn finish(&mut self) -> Stats {
-        if let Err(e) = self.printer.flush() {
-            write_failed(self.ctx, trawl_printer::as_output_error(&e).unwrap_or(&e));
-        }
+        self.printer.flush();
+        self.check_written();
         self.printer.stats
+    }
+
+    /// Whether the printer's output was written: a failure is reported
+    /// (once for the run), and the run stops.
+    fn check_written(&self) -> WalkState {
+        match self.printer.write_error() {
+            Some(e) => {
+                write_failed(self.ctx, e);
+                WalkState::Quit
+            }
+            None => WalkState::Continue,
+        }
     }
 
     /// Whether `file` is standard output's own regular file (GNU grep
@@ -450,10 +473,6 @@ impl<'a> GrepVisitor<'a> {
                     }
                     match e {
                         SearchError::Io(e) => {
-                            if let Some(w) = trawl_printer::as_output_error(&e) {
-                                write_failed(self.ctx, w);
-                                return WalkState::Quit;
-                            }
                             self.ctx.report_path(path, &trawl_diag::io_message(&e))
                         }
                         SearchError::Match(e) => self.ctx.report_path(path, &e),
@@ -462,10 +481,9 @@ impl<'a> GrepVisitor<'a> {
                 }
             }
         };
-        let (matched, written) = sink.finish(&summary);
+        let matched = sink.finish(&summary);
         self.last = summary;
-        if let Err(e) = written {
-            write_failed(self.ctx, trawl_printer::as_output_error(&e).unwrap_or(&e));
+        if self.check_written() == WalkState::Quit {
             return WalkState::Quit;
         }
         if matched {
@@ -504,13 +522,8 @@ impl GrepVisitor<'_> {
             return WalkState::Continue;
         }
         self.ctx.matched.store(true, Ordering::Relaxed);
-        match self.printer.list_file(entry.path()) {
-            Ok(()) => WalkState::Continue,
-            Err(e) => {
-                write_failed(self.ctx, trawl_printer::as_output_error(&e).unwrap_or(&e));
-                WalkState::Quit
-            }
-        }
+        self.printer.list_file(entry.path());
+        self.check_written()
     }
 }
 
@@ -521,6 +534,9 @@ impl Visitor for GrepVisitor<'_> {
         }
         let cfg = self.ctx.cfg;
         let ft = entry.file_type();
+        if self.ctx.only.is_some_and(|name| entry.depth() == 1 && entry.file_name() != name) {
+            return if ft.is_dir() { WalkState::Skip } else { WalkState::Continue };
+        }
         if ft.is_dir() {
             if entry.is_root() && cfg.directories != Directories::Recurse {
                 // -d read: read(2) says EISDIR, reported as for any file.

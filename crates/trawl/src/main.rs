@@ -9,11 +9,16 @@
 //! trawl-search         read() into a reusable buffer → Matcher over the whole buffer
 //!                      → lines located around matches → Sink callbacks
 //! trawl-matcher        Rust regex | PCRE2 (JIT) | Aho-Corasick, with grep's line semantics
-//! trawl-printer        Sink → grep format / JSON / color into a per-thread buffer
-//! output.rs            whole files' output → stdout under a lock, in large writes
+//! trawl-printer        Sink → grep format / JSON / color into a per-thread buffer;
+//!                      whole files' output → stdout under a lock, in large writes
+//!                      (sorted.rs: a sorted walk's captures, in walk order)
 //!
 //! trawl find: find.rs   parse (trawl-select) → the same walk → Evaluator per thread
 //!                       (tests read metadata lazily; actions print or spawn argv)
+//!
+//! trawl shard: shard_cmd.rs   a request's search or find, root by root, sorted, into
+//!                             trawl-shard's records (caught.rs: standard error as records)
+//! trawl merge: merge_cmd.rs   shards' streams → trawl-shard's merge → the printer
 //! ```
 //!
 //! Exit status as GNU grep: 0 a line was selected, 1 none, 2 an error
@@ -27,6 +32,7 @@
 mod alloc;
 mod args;
 mod cache_cmd;
+mod caught;
 mod config;
 mod config_file;
 mod extractors;
@@ -39,10 +45,12 @@ mod index_query;
 mod indexed;
 mod interrupt;
 mod long_prefix;
-mod output;
+mod merge_cmd;
 mod patterns;
 #[cfg_attr(test, allow(dead_code))] // called only by the C entry point
 mod runtime;
+mod shard_cmd;
+mod sorted;
 mod thread_growth;
 mod unusable;
 mod usage;
@@ -56,7 +64,7 @@ use std::time::Instant;
 #[global_allocator]
 static ALLOCATOR: alloc::LineAligned = alloc::LineAligned;
 
-use trawl_printer::{Chunk, OutputMode, Stats};
+use trawl_printer::{Chunk, IndexStats, Output, OutputMode, Stats, Summary};
 use trawl_search::Cancel;
 
 /// The C library's entry point (the binary is `no_main`); arguments are read
@@ -86,6 +94,12 @@ fn trawl_main() -> ExitCode {
     }
     if argv.get(1).is_some_and(|a| a == "index") {
         return index_cmd::main(argv.split_off(2), &cancel);
+    }
+    if argv.get(1).is_some_and(|a| a == "shard") {
+        return shard_cmd::main(argv.split_off(2), &cancel);
+    }
+    if argv.get(1).is_some_and(|a| a == "merge") {
+        return merge_cmd::main(argv.split_off(2));
     }
     let unreadable = |u: config_file::Unreadable| unusable::report(&u.message, u.severity);
     let argv = match config_file::with_defaults(argv, args::command, unreadable) {
@@ -157,83 +171,31 @@ fn trawl_main() -> ExitCode {
     if cfg.printer.colors.is_some() {
         interrupt::colors_on_output();
     }
-    let out = output::Stdout::new(&cfg);
+    let out = trawl_printer::Stdout::new(&cfg.printer);
     let ctx = grep::Context::new(&cfg, &out);
     let stats: Stats = grep::run(&ctx);
     let extraction = ctx.extraction.stats();
     if !cfg.no_messages && !cancel.is_cancelled() {
-        if extraction.failed > 0 {
-            let n = extraction.failed;
-            let what = if n == 1 { "file or member" } else { "files or members" };
-            eprintln!("trawl: text not extracted from {n} {what} (each named above)");
-        }
-        if extraction.failed_remembered > 0 {
-            let n = extraction.failed_remembered;
-            let what = if n == 1 { "document's text" } else { "documents' text" };
-            eprintln!(
-                "trawl: {n} {what} could not be extracted (remembered; trawl cache failures lists them)"
-            );
+        for note in trawl_printer::extraction_notes(&extraction) {
+            eprintln!("trawl: {note}");
         }
     }
     if cfg.stats || cfg.printer.mode == OutputMode::Json {
+        let index = cfg.index.as_ref().and_then(|ix| ix.counts()).map(|c| IndexStats {
+            files_skipped: c.skipped,
+            files_candidates: c.candidates,
+            files_changed: c.changed,
+            watched: c.watched > 0,
+        });
+        let summary = Summary { stats, elapsed: start.elapsed(), index, extraction };
         let mut text = Vec::new();
-        let elapsed = start.elapsed();
-        if cfg.printer.mode == OutputMode::Json {
-            let index =
-                cfg.index.as_ref().and_then(|ix| ix.counts()).map(|c| trawl_printer::IndexStats {
-                    files_skipped: c.skipped,
-                    files_candidates: c.candidates,
-                    files_changed: c.changed,
-                    watched: c.watched > 0,
-                });
-            trawl_printer::json_summary(&mut text, &stats, elapsed, index, extraction);
-        } else {
-            text.extend_from_slice(
-                format!(
-                    "\n{} matches{}\n{} matched lines\n{} files contained matches\n{} files searched\n{} bytes printed\n{} bytes searched\n{:.6} seconds\n",
-                    stats.matches,
-                    match stats.binary_files_matched {
-                        0 => String::new(),
-                        n => format!(" (not counting those in {n} binary files)"),
-                    },
-                    stats.matched_lines,
-                    stats.files_matched,
-                    stats.files_searched,
-                    stats.bytes_printed,
-                    stats.bytes_searched,
-                    elapsed.as_secs_f64()
-                )
-                .as_bytes(),
-            );
-            if extraction.searched_as_bytes > 0 {
-                let n = extraction.searched_as_bytes;
-                let line =
-                    format!("{n} documents searched as bytes after their extractor failed\n");
-                text.extend_from_slice(line.as_bytes());
-            }
-            if extraction.failed_remembered > 0 {
-                let n = extraction.failed_remembered;
-                let line =
-                    format!("{n} documents whose text could not be extracted (remembered)\n");
-                text.extend_from_slice(line.as_bytes());
-            }
-            if let Some(c) = cfg.index.as_ref().and_then(|ix| ix.counts()) {
-                text.extend_from_slice(
-                    format!(
-                        "{} files passed over by the index (they cannot match)\n{} files searched as the index's candidates\n{} files searched because they changed or are new\n{}",
-                        c.skipped, c.candidates, c.changed,
-                        if c.watched > 0 { "what changed: from the index's watcher (trawl index --watch)\n" } else { "" }
-                    )
-                    .as_bytes(),
-                );
-            }
-        }
-        let _ = trawl_printer::Output::write(&out, &text, Chunk::Continued);
+        summary.write(cfg.printer.mode, &mut text);
+        let _ = out.write(&text, Chunk::Other);
     }
     if cancel.is_cancelled() {
         if cfg.printer.colors.is_some() {
             // A line cut short may have left a color on.
-            let _ = trawl_printer::Output::write(&out, b"\x1b[0m", Chunk::Continued);
+            let _ = out.write(b"\x1b[0m", Chunk::Other);
         }
         interrupt::die();
     }

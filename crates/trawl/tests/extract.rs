@@ -410,3 +410,29 @@ fn find_kind_tells_files_by_their_bytes() {
     bad.assert_code(1);
     assert!(bad.stderr_str().contains("unknown kind 'rar'"), "{}", bad.stderr_str());
 }
+
+/// A sorted search wrote an archive's members with context as one group:
+/// the walk carried each visit's output as one piece, so no `--` went
+/// between members, as it does unsorted (each member is a file's group).
+#[test]
+fn sorted_context_separates_an_archives_members_as_unsorted_does() {
+    let t = Tree::new();
+    t.file("src/m1.txt", "a\nfoo\nb\n");
+    t.file("src/m2.txt", "c\nfoo\nd\n");
+    t.file("z.txt", "x\nfoo\ny\n");
+    sh(t.path(), "zip", &["-qr", "a.zip", "src"]);
+    let want = "a.zip{src/m1.txt}-a\na.zip{src/m1.txt}:foo\na.zip{src/m1.txt}-b\n--\n\
+                a.zip{src/m2.txt}-c\na.zip{src/m2.txt}:foo\na.zip{src/m2.txt}-d\n--\n\
+                z.txt-x\nz.txt:foo\nz.txt-y\n";
+    for threads in ["1", "2"] {
+        let got = t
+            .trawl()
+            .args(["--search-zip", "-C1", "--sort", "path", "-j", threads, "foo", "a.zip", "z.txt"])
+            .run();
+        got.assert_code(0).assert_no_stderr();
+        assert_eq!(got.stdout_str(), want, "-j {threads}");
+    }
+    // Unsorted on one thread: the same.
+    let got = t.trawl().args(["--search-zip", "-C1", "-j", "1", "foo", "a.zip", "z.txt"]).run();
+    assert_eq!(got.stdout_str(), want);
+}

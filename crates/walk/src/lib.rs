@@ -44,6 +44,7 @@ mod name;
 mod noatime;
 mod ordered;
 mod parallel;
+mod pieces;
 mod sys;
 mod threads;
 
@@ -57,6 +58,7 @@ use std::sync::OnceLock;
 
 pub(crate) use crate::dir::{Child, DirReader, DirTask, OpenDir};
 pub use crate::dirent::FileType;
+pub use crate::pieces::{Piece, Pieces};
 pub(crate) use crate::sys::{cvt, fstat, fstatat, reads_to_the_end};
 pub(crate) use crate::threads::run_threads;
 pub use crate::threads::GrowthSignal;
@@ -88,21 +90,22 @@ pub trait Visitor: Send {
     }
 
     /// In a sorted walk: appends to `out` the output made by the visit that
-    /// just returned (`visit`, or `visit_dir_end`). The walk holds it until
-    /// everything before it in walk order was written, then hands it to
-    /// [`Visitor::write_output`]. By default a visitor hands over nothing:
-    /// it writes as it goes, which keeps the order only on one thread.
-    fn take_output(&mut self, _out: &mut Vec<u8>) {}
+    /// just returned (`visit`, or `visit_dir_end`), in tagged pieces. The
+    /// walk holds it until everything before it in walk order was written,
+    /// then hands it to [`Visitor::write_output`]. By default a visitor
+    /// hands over nothing: it writes as it goes, which keeps the order only
+    /// on one thread.
+    fn take_output(&mut self, _out: &mut Pieces) {}
 
     /// With [`WalkBuilder::operands_in_order`]: a starting point was walked
     /// whole, on every thread; what this visitor holds goes out now, before
     /// anything of the next one.
     fn operand_finished(&mut self) {}
 
-    /// In a sorted walk: writes the outputs of consecutive entries (one
-    /// slice each, none empty), in walk order. Called on any thread's
-    /// visitor, one call at a time; Quit stops the walk.
-    fn write_output(&mut self, _outputs: &[&[u8]]) -> WalkState {
+    /// In a sorted walk: writes the pieces of output of consecutive entries,
+    /// as [`Visitor::take_output`] handed them over, in walk order. Called
+    /// on any thread's visitor, one call at a time; Quit stops the walk.
+    fn write_output(&mut self, _pieces: &[Piece<'_>]) -> WalkState {
         WalkState::Continue
     }
 }

@@ -328,12 +328,12 @@ impl<'w> Worker<'w> {
             }
             st.writing = true;
             drop(st);
-            let mut entries = Vec::new();
+            let mut pieces = Vec::new();
             for out in &ready {
-                out.entries(&mut entries);
+                out.entries(&mut pieces);
             }
-            let state = v.write_output(&entries);
-            drop(entries);
+            let state = v.write_output(&pieces);
+            drop(pieces);
             let cost = ready.drain(..).map(|out| out.cost()).sum::<usize>();
             st = self.shared.lock();
             st.held -= cost;

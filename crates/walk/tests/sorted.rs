@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
-use trawl_walk::{Entry, Visitor, WalkBuilder, WalkError, WalkState};
+use trawl_walk::{Entry, Piece, Pieces, Visitor, WalkBuilder, WalkError, WalkState};
 
 /// Depth first, each directory's entries by name bytes; `post` adds a
 /// record for each directory after its contents.
@@ -144,11 +144,17 @@ impl Visitor for Records<'_> {
     fn error(&mut self, err: WalkError) -> WalkState {
         panic!("unexpected walk error: {err}");
     }
-    fn take_output(&mut self, out: &mut Vec<u8>) {
-        out.append(&mut self.out);
+    fn take_output(&mut self, out: &mut Pieces) {
+        if !self.out.is_empty() {
+            let end = self.out.len();
+            out.append(&mut self.out, [(end, 0)]);
+        }
     }
-    fn write_output(&mut self, outputs: &[&[u8]]) -> WalkState {
-        self.written.lock().unwrap().extend(outputs.concat());
+    fn write_output(&mut self, pieces: &[Piece<'_>]) -> WalkState {
+        let mut written = self.written.lock().unwrap();
+        for p in pieces {
+            written.extend_from_slice(p.bytes);
+        }
         WalkState::Continue
     }
 }
@@ -327,15 +333,18 @@ impl Visitor for Slow<'_> {
     fn error(&mut self, err: WalkError) -> WalkState {
         panic!("unexpected walk error: {err}");
     }
-    fn take_output(&mut self, out: &mut Vec<u8>) {
+    fn take_output(&mut self, out: &mut Pieces) {
         let n = self.out.len();
-        out.append(&mut self.out);
+        if n > 0 {
+            out.append(&mut self.out, [(n, 0)]);
+        }
         let handed = self.handed.fetch_add(n, Ordering::SeqCst) + n;
         let held = handed - self.written.load(Ordering::SeqCst);
         self.peak.fetch_max(held, Ordering::SeqCst);
     }
-    fn write_output(&mut self, outputs: &[&[u8]]) -> WalkState {
-        for output in outputs {
+    fn write_output(&mut self, pieces: &[Piece<'_>]) -> WalkState {
+        for piece in pieces {
+            let output = piece.bytes;
             assert!(!output.is_empty());
             self.order.lock().unwrap().extend_from_slice(output);
             self.written.fetch_add(output.len(), Ordering::SeqCst);

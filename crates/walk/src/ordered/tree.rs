@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 use std::collections::{BTreeSet, VecDeque};
 use std::sync::Arc;
 
-use crate::{Child, OpenDir, Visitor, WalkState};
+use crate::{Child, OpenDir, Piece, Pieces, Visitor, WalkState};
 
 /// Counted against the limit for each finished, unwritten slot, so that a
 /// long stretch of finished slots without output is bounded too.
@@ -48,36 +48,26 @@ pub(super) fn cmp_positions(a: &[u32], a_slot: u32, b: &[u32], b_slot: u32) -> O
     })
 }
 
-/// The output of one item: its entries' outputs, one after the other.
+/// The output of one item: its entries' pieces, one after the other.
 #[derive(Default)]
 pub(super) struct Output {
-    pub(super) bytes: Vec<u8>,
-    /// Where each entry's output ends (entries without output are left out).
-    pub(super) ends: Vec<usize>,
+    pub(super) pieces: Pieces,
 }
 
 impl Output {
     /// Appends what the visitor produced for the entry it just visited.
     pub(super) fn take_from<V: Visitor>(&mut self, v: &mut V) {
-        let start = self.bytes.len();
-        v.take_output(&mut self.bytes);
-        if self.bytes.len() > start {
-            self.ends.push(self.bytes.len());
-        }
+        v.take_output(&mut self.pieces);
     }
 
     /// What holding this costs against the limit.
     pub(super) fn cost(&self) -> usize {
-        self.bytes.len() + SLOT_COST
+        self.pieces.len() + SLOT_COST
     }
 
-    /// Adds each entry's output to `entries`.
-    pub(super) fn entries<'a>(&'a self, entries: &mut Vec<&'a [u8]>) {
-        let mut start = 0;
-        for &end in &self.ends {
-            entries.push(&self.bytes[start..end]);
-            start = end;
-        }
+    /// Adds each piece to `into`.
+    pub(super) fn entries<'a>(&'a self, into: &mut Vec<Piece<'a>>) {
+        self.pieces.pieces(into);
     }
 }
 
@@ -240,7 +230,7 @@ impl OrderTree {
                     None => continue,
                 }
             };
-            if out.ends.is_empty() {
+            if out.pieces.is_empty() {
                 self.held -= out.cost();
             } else {
                 into.push(out);
