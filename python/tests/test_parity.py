@@ -130,7 +130,7 @@ def test_grep_over_three_hosts_equals_one_trawl(healthy, trawl, hosts, args):
     assert unlabel(dist[2], roots) == one[2]
 
 
-@pytest.mark.parametrize("args", [["--json", "needle"], ["--json", "-C", "1", "-c", "needle"]])
+@pytest.mark.parametrize("args", [["--json", "needle"], ["--json", "-C", "1", "-i", "needle"]])
 def test_json_over_three_hosts_equals_one_trawl_with_the_host_beside_each_path(
     healthy, trawl, hosts, args
 ):
