@@ -127,6 +127,8 @@ class Cluster:
             stdin=subprocess.DEVNULL,
             stdout=self.log,
             stderr=self.log,
+            # Indexes and extracted text stay in the test's directory, one cache per "host".
+            env=dict(os.environ, XDG_CACHE_HOME=str(d / "cache")),
         )
 
     def names(self):

@@ -221,3 +221,82 @@ def test_an_error_on_one_host_is_printed_and_gives_status_2(healthy, trawl, host
     assert rc == one.returncode == 2
     assert unlabel(out, roots) == one.stdout
     assert unlabel(err, roots) == one.stderr
+
+
+@pytest.fixture(scope="module")
+def odd_shared(tmp_path_factory):
+    """A shared tree whose top holds a symbolic link to a directory, one to a file, a FIFO,
+    hidden names, a .gitignore and files at several depths."""
+    t = tmp_path_factory.mktemp("odd")
+    root = os.fsencode(str(t))
+    q, other = root + b"/q", root + b"/other"
+    body = b"".join(b"row %d %s\n" % (i, NEEDLE if i % 5 == 0 else b"x") for i in range(40))
+    for name in (b"a", b"b", b"c", b".hidden"):
+        write(q + b"/" + name + b"/one/two/deep.txt", body)
+        write(q + b"/" + name + b"/top.txt", body)
+        write(q + b"/" + name + b"/skip.log", body)
+    write(q + b"/.gitignore", b"*.log\n")
+    write(q + b"/file.txt", body)
+    write(other + b"/y.txt", b"needle elsewhere\n")
+    os.symlink(b"../other", q + b"/link")
+    os.symlink(b"file.txt", q + b"/flink")
+    os.mkfifo(q + b"/fifo")
+    return q
+
+
+SHARED = [
+    ["-n", "needle"],
+    ["-n", "--max-depth", "2", "needle"],
+    ["-c", "-g", "*.txt", "needle"],
+    ["-l", "--gitignore", "needle"],
+    ["-l", "--no-hidden", "needle"],
+    ["-l", "-R", "needle"],
+    ["-n", "--max-depth=3", "-g", "!**/two/**", "needle"],
+]
+
+
+@pytest.mark.parametrize("args", SHARED, ids=[" ".join(a) for a in SHARED])
+def test_a_shared_path_with_links_fifos_and_root_options_equals_one_trawl(
+    healthy, trawl, odd_shared, args
+):
+    one = subprocess.run(
+        [trawl, "--sort", "path"] + args + [odd_shared], capture_output=True, timeout=60
+    )
+    rc, out, err = trawl_dask(
+        ["--scheduler-file", healthy.file, "--trawl", trawl] + args + [b"shared:" + odd_shared]
+    )
+    roots = [("shared", odd_shared)]
+    assert rc == one.returncode, err
+    assert unlabel(out, roots) == one.stdout
+    assert unlabel(err, roots) == one.stderr
+
+
+def test_find_over_a_shared_path_is_one_shard_and_equals_one_trawl_find(
+    healthy, trawl, odd_shared, tmp_path
+):
+    timings = tmp_path / "t.json"
+    one = subprocess.run(
+        [trawl, "find", "--sort", odd_shared, "-name", "*.txt"], capture_output=True, timeout=60
+    )
+    rc, out, err = trawl_dask(
+        ["--scheduler-file", healthy.file, "--trawl", trawl, "--timings", timings, "find"]
+        + [b"shared:" + odd_shared, "-name", "*.txt"]
+    )
+    assert rc == one.returncode, err
+    assert unlabel(out, [("shared", odd_shared)]) == one.stdout
+    assert len(json.loads(timings.read_text())["shards"]) == 1
+
+
+def test_index_runs_on_each_worker_and_indexed_searches_still_equal_one_trawl(
+    healthy, trawl, hosts
+):
+    rc, out, err = trawl_dask(
+        ["--scheduler-file", healthy.file, "--trawl", trawl, "index"]
+        + [w.encode() + b":" + hosts[w] for w in ("fs1", "fs2")]
+    )
+    assert rc == 0, err
+    for w in ("fs1", "fs2"):
+        assert any((healthy.root / ("w-" + w) / "cache" / "trawl" / "index").iterdir())
+    one, dist, roots = both(healthy, trawl, ["-n", "needle"], ["fs1", "fs2"], hosts)
+    assert dist[0] == one[0]
+    assert normalize_text(dist[1], roots) == normalize_text(one[1], roots)

@@ -35,11 +35,10 @@ def test_a_large_directory_is_opened_and_the_parts_dealt_evenly():
         assert keys == sorted(keys), "each shard's roots in walk order"
 
 
-def test_a_directory_holding_a_symlink_or_fifo_is_kept_whole():
+def test_symlinks_and_fifos_are_parts_like_any_entry():
     tree = d({"big": d({"x": f(90), "l": {"type": "o", "size": 0}}), "a": f(10)})
     parts = sub_roots(tree, 2, 3)
-    assert sorted(p.rel for p in parts) == [("a",), ("big",)]
-    assert sub_roots(d({"l": {"type": "o", "size": 0}, "a": f(1)}), 2, 3) is None
+    assert sorted(p.rel for p in parts) == [("a",), ("big", "l"), ("big", "x")]
 
 
 def test_a_single_shard_or_an_empty_root_is_not_split():

@@ -11,9 +11,8 @@ A part (`"part": true` in the request) is one entry of the operand's directory t
 shard` walks as one trawl over the operand walks it. A part deeper than one level is walked as
 an entry of its own parent, which prints the same unless an option counts from the root
 (depth, globs below the root, ignore files, hidden names, file system boundaries, what to do
-with operands): under those, parts stay one level deep (see ROOT_DEPENDENT). Only directories
-and regular files become parts: a directory holding anything else (a symbolic link, a device, a
-FIFO) is kept whole.
+with operands): under those, parts stay one level deep (see ROOT_DEPENDENT). A part that is a
+symbolic link, a device or a FIFO is treated as the walk meets it (not followed, not read).
 """
 
 from dataclasses import dataclass
@@ -63,8 +62,8 @@ class Part:
 
 
 def sub_roots(tree: dict, parts: int, max_depth: int) -> Optional[List[Part]]:
-    """The sub-roots to deal into `parts` shards, or None to keep the root whole (too small,
-    or it holds an entry that cannot be a root)."""
+    """The sub-roots to deal into `parts` shards, or None to keep the root whole (a file, or
+    an empty directory)."""
     if parts < 2 or tree.get("type") != "d" or "entries" not in tree:
         return None
     if not _can_open(tree):
@@ -91,14 +90,9 @@ def sub_roots(tree: dict, parts: int, max_depth: int) -> Optional[List[Part]]:
 
 
 def _can_open(node: dict) -> bool:
-    """A directory whose entries are all directories or regular files, and known."""
+    """A directory whose entries are known (the survey went that deep) and not none."""
     entries: Optional[Dict[str, dict]] = node.get("entries")
-    return (
-        node.get("type") == "d"
-        and entries is not None
-        and len(entries) > 0
-        and all(c["type"] in ("d", "f") for c in entries.values())
-    )
+    return node.get("type") == "d" and entries is not None and len(entries) > 0
 
 
 def deal(parts: List[Part], shards: int) -> List[List[Part]]:
