@@ -4,6 +4,7 @@ import subprocess
 
 import pytest
 from conftest import _find_trawl
+
 from trawl_dask.operands import UsageError, ValueOptions, split
 
 HELP = """\
@@ -130,3 +131,13 @@ def test_the_real_help_is_read_alike():
     assert not {"n", "c", "l", "L", "o", "q", "i", "v", "H", "h"} & o.shorts
     assert {"--regexp", "--max-depth", "--include", "--exclude-dir", "--sort"} <= o.longs
     assert "--color" not in o.longs and "--json" not in o.longs
+
+
+def test_on_a_terminal_shards_print_line_numbers_and_colors_as_one_trawl_would():
+    from trawl_dask.request import as_on_a_terminal
+
+    assert as_on_a_terminal(["-c", "x"], False) == ["-c", "x"]
+    assert as_on_a_terminal(["x"], True, {}) == ["--color=always", "-n", "x"]
+    assert as_on_a_terminal(["-N", "x"], True, {"NO_COLOR": "1"}) == ["-n", "-N", "x"]
+    assert as_on_a_terminal(["--color", "x"], True, {}) == ["-n", "--color=always", "x"]
+    assert as_on_a_terminal(["--colour=never", "x"], True, {}) == ["-n", "--colour=never", "x"]

@@ -6,7 +6,7 @@ from trawl_dask import worker_tasks
 from trawl_dask.operands import Command, Operand
 from trawl_dask.plan import plan
 from trawl_dask.request import Request
-from trawl_dask.split import deal, join, deep_parts, sub_roots
+from trawl_dask.split import deal, deep_parts, join, sub_roots
 
 
 def d(entries):

@@ -113,3 +113,26 @@ def extractor_identity(trawl: str) -> Optional[str]:
 def uses_documents(args: List[str]) -> bool:
     """Whether the run reads documents through extractors (grep's --docs, find's -docs)."""
     return any(a in ("--docs", "-docs") for a in args)
+
+
+def as_on_a_terminal(args: List[str], terminal: bool, env=None) -> List[str]:
+    """A grep's arguments for shards whose output is a pipe, when the client's output is a
+    terminal: one trawl there prints line numbers by default (`-n` first, so that a `-N`
+    after it wins) and colors with `--color=auto` (the default, or given: made `always`),
+    unless NO_COLOR is set."""
+    if not terminal:
+        return list(args)
+    env = os.environ if env is None else env
+    out = ["-n"]
+    colors = not env.get("NO_COLOR")
+    given = False
+    for a in args:
+        name, eq, value = a.partition("=")
+        if name in ("--color", "--colour"):
+            given = True
+            if colors and (not eq or value == "auto"):
+                a = name + "=always"
+        out.append(a)
+    if colors and not given:
+        out.insert(0, "--color=always")
+    return out

@@ -27,7 +27,14 @@ from .fetch import Context, Fetcher, Settings
 from .merge import Merge
 from .operands import UsageError
 from .options import DriverOptions
-from .request import Request, client_locale, extractor_identity, trawl_version, uses_documents
+from .request import (
+    Request,
+    as_on_a_terminal,
+    client_locale,
+    extractor_identity,
+    trawl_version,
+    uses_documents,
+)
 
 # Workers need only distributed and trawl: the tasks travel by value.
 cloudpickle.register_pickle_by_value(worker_tasks)
@@ -112,7 +119,7 @@ def _search(opts, cmd, conn, version, started) -> int:
             extractors=extractor_identity(opts.trawl) if uses_documents(cmd.args) else None,
             shard="",
             command=cmd.command,
-            args=cmd.args,
+            args=as_on_a_terminal(cmd.args, os.isatty(1)) if cmd.command == "grep" else cmd.args,
             locale=client_locale(),
             terminal=os.isatty(1),
             operands=len(cmd.operands),
