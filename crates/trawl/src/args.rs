@@ -40,7 +40,7 @@ fn settings() -> Command {
         .before_help(BEFORE_OPTIONS)
         .after_help(AFTER_OPTIONS)
         .help_template("{about}\n\n{usage-heading} {usage}\n\n{before-help}{all-args}{after-help}")
-        .override_usage("trawl [OPTIONS] PATTERN [PATH...]\n       trawl [OPTIONS] -e PATTERN... [PATH...]\n       trawl [OPTIONS] -f FILE... [PATH...]")
+        .override_usage("trawl [OPTIONS] PATTERN [PATH...]\n       trawl [OPTIONS] -e PATTERN... [PATH...]\n       trawl [OPTIONS] -f FILE... [PATH...]\n       trawl shard --request FILE\n       trawl merge --request FILE [STREAM...]")
         .disable_help_flag(true)
         .disable_version_flag(true)
         .args_override_self(true)

@@ -893,6 +893,8 @@ fn help_groups_options_and_shows_examples() {
     let help = r.stdout_str();
     for part in [
         "Usage: trawl [OPTIONS] PATTERN [PATH...]",
+        "trawl shard --request FILE",
+        "trawl merge --request FILE [STREAM...]",
         "With no PATH: standard input when it is",
         "Patterns:",
         "Output:",

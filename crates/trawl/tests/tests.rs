@@ -18,6 +18,8 @@
 //! - `extract`: `--search-zip` against gzip, bzip2, xz, zstd, lz4, tar and
 //!   unzip piped into GNU grep.
 //! - `index`: `trawl index` builds, lists and drops an index.
+//! - `shard`: `trawl shard` and `trawl merge` (issue 44) against one
+//!   `trawl --sort path` (or `find --sort`) over the same roots.
 //! - `invocations`: trawl started as other users, scripts and programs
 //!   start it (another user's home, no terminal, no readable configuration).
 //! - `faults`: special files, loops, permissions, races, huge inputs,
@@ -46,5 +48,6 @@ mod options;
 mod parts;
 mod patterns;
 mod properties;
+mod shard;
 mod sorted;
 mod trawl_only;
