@@ -74,7 +74,10 @@ def connect(
     )
     # Dask's own log lines (a task cancelled at the end, a worker that left) are not the
     # user's output: trawl-dask says what matters itself.
-    for name in ("distributed", "tornado"):
+    # Dask configures some of its loggers by name (distributed.client…), and asyncio reports
+    # Dask's abandoned tasks: each is quieted.
+    names = [n for n in logging.root.manager.loggerDict if n.startswith("distributed")]
+    for name in names + ["distributed", "tornado", "asyncio"]:
         logging.getLogger(name).setLevel(logging.CRITICAL)
     if local:
         return _local(local)

@@ -250,16 +250,24 @@ class Fetcher(threading.Thread):
     def _wait(self, fut, attempt: Attempt):
         """A read's result, while watching the attempt: its worker still there, its task not
         failed, the run not stopping."""
+        finished = threading.Event()
+        fut.add_done_callback(lambda _: finished.set())
         while True:
             self._check_stop()
-            try:
-                return fut.result(timeout=0.1)
-            except TimeoutError:
-                pass
-            except CancelledError:
-                raise Dead("its task was cancelled") from None
-            except Exception as e:
-                raise Dead("reading its spool failed: %s: %s" % (type(e).__name__, e)) from None
+            # The result is fetched once the task is done, not polled with a short timeout: a
+            # timeout that ends as the result comes can raise asyncio's CancelledError inside
+            # Dask's sync(), seen as a spurious UnboundLocalError (dask/distributed#8514; it
+            # failed a test here once in 75 runs). The timeout left only bounds a gather from a
+            # worker that died meanwhile (Dask then waits for the task to run again).
+            if finished.wait(0.1):
+                try:
+                    return fut.result(timeout=1)
+                except TimeoutError:
+                    pass
+                except CancelledError:
+                    raise Dead("its task was cancelled") from None
+                except Exception as e:
+                    raise Dead("reading its spool failed: %s: %s" % (type(e).__name__, e)) from None
             if not self.ctx.monitor.has_address(attempt.address):
                 raise Dead("worker %s left" % attempt.worker, worker_left=True)
             if attempt.future.status == "error":

@@ -222,8 +222,13 @@ def _survey(ctx: Context, path: bytes, depth: int) -> Optional[dict]:
         worker_address=addr,
         key=key,
     )
+    finished = threading.Event()
+    fut.add_done_callback(lambda _: finished.set())
     try:
-        r = fut.result(timeout=max(60.0, ctx.settings.grace))
+        # The result once the task is done: see fetch.Fetcher._wait.
+        if not finished.wait(max(60.0, ctx.settings.grace)):
+            return None
+        r = fut.result(timeout=10)
     except Exception:
         return None
     finally:
