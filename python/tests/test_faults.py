@@ -1,0 +1,157 @@
+"""Faults with the real trawl: a worker killed with SIGKILL in the middle of a shard's output
+(on a shared path the shard completes on another worker, every line once; on a host's own path
+it is named lost and the status is 2), and Ctrl-C (nothing left running)."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from conftest import Run, alive, children, wait_for
+
+WRAPPER = """#!{python}
+# The real trawl, except that the first `trawl shard` to get here (MARKER absent) prints the
+# first half of its output, writes its pid to MARKER, sleeps, then prints the rest.
+import os, subprocess, sys, time
+real, marker = {real!r}, {marker!r}
+argv = sys.argv[1:]
+if argv[:1] != ["shard"] or os.path.exists(marker):
+    os.execv(real, [real] + argv)
+out = subprocess.run([real] + argv, stdout=subprocess.PIPE).stdout
+half = out.find(b"\\n", len(out) // 2) + 1
+sys.stdout.buffer.write(out[:half])
+sys.stdout.buffer.flush()
+with open(marker + ".tmp", "w") as f:
+    f.write(str(os.getpid()))
+os.rename(marker + ".tmp", marker)
+time.sleep(60)
+sys.stdout.buffer.write(out[half:])
+"""
+
+
+@pytest.fixture
+def stalling(trawl, tmp_path):
+    marker = str(tmp_path / "stalled")
+    path = tmp_path / "stalling-trawl"
+    path.write_text(WRAPPER.format(python=sys.executable, real=trawl, marker=marker))
+    path.chmod(0o755)
+    return str(path), marker
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory):
+    t = tmp_path_factory.mktemp("faults")
+    root = os.fsencode(str(t))
+    for top in (b"a", b"b", b"c"):
+        for i in range(30):
+            p = root + b"/p/" + top + b"/f%02d.txt" % i
+            os.makedirs(os.path.dirname(p), exist_ok=True)
+            with open(p, "wb") as f:
+                f.write(b"".join(b"%s %d needle\n" % (top, j) for j in range(50)))
+    return root + b"/p"
+
+
+def worker_of(cluster, pid):
+    """The worker whose process started pid."""
+    with open("/proc/%d/stat" % pid) as f:
+        ppid = int(f.read().split(")")[-1].split()[1])
+    return next(n for n, p in cluster.workers.items() if p.pid == ppid)
+
+
+def stalled_pid(marker):
+    return int(open(marker).read())
+
+
+def test_a_worker_killed_mid_output_on_a_shared_path_still_gives_every_line_once(
+    healthy, trawl, stalling, tree
+):
+    wrapper, marker = stalling
+    one = subprocess.run([trawl, "--sort", "path", "-n", "needle", tree], capture_output=True)
+    run = Run(
+        [
+            "--scheduler-file",
+            healthy.file,
+            "--trawl",
+            wrapper,
+            "--grace",
+            "3",
+            "-n",
+            "needle",
+            b"shared:" + tree,
+        ]
+    )
+    wait_for("a shard stalled mid-output", lambda: os.path.exists(marker), 60)
+    pid = stalled_pid(marker)
+    time.sleep(0.5)
+    healthy.kill_worker(worker_of(healthy, pid))
+    rc, out, err = run.finish(90)
+    assert (rc, err.decode()) == (0, "")
+    assert out.replace(b"shared:" + tree, tree) == one.stdout
+    wait_for("the stalled shard killed with its worker", lambda: not alive(pid), 10)
+
+
+def test_a_worker_killed_mid_output_on_its_own_path_is_named_and_nothing_is_silent(
+    healthy, trawl, stalling, tree
+):
+    wrapper, marker = stalling
+    run = Run(
+        [
+            "--scheduler-file",
+            healthy.file,
+            "--trawl",
+            wrapper,
+            "--grace",
+            "2",
+            "-n",
+            "needle",
+            b"fs1:" + tree + b"/a",
+            b"fs2:" + tree + b"/b",
+        ]
+    )
+    wait_for("a shard stalled mid-output", lambda: os.path.exists(marker), 60)
+    pid = stalled_pid(marker)
+    name = worker_of(healthy, pid)
+    time.sleep(0.5)
+    healthy.kill_worker(name)
+    rc, out, err = run.finish(60)
+    other = "fs2" if name == "fs1" else "fs1"
+    lost = ("%s:" % name).encode() + tree + (b"/a" if name == "fs1" else b"/b")
+    assert rc == 2
+    assert b"trawl-dask: shard %s lost: worker %s left" % (lost, name.encode()) in err
+    assert b"incomplete" in err
+    mine = subprocess.run(
+        [trawl, "--sort", "path", "-n", "needle", tree + (b"/b" if name == "fs1" else b"/a")],
+        capture_output=True,
+    ).stdout
+    lines = out.splitlines(keepends=True)
+    assert b"".join(x for x in lines if x.startswith(other.encode())) == b"".join(
+        other.encode() + b":" + x for x in mine.splitlines(keepends=True)
+    ), "the other host's shard is whole"
+    assert 0 < sum(x.startswith(lost) for x in lines) < 30 * 50, "what came is printed"
+
+
+def test_ctrl_c_during_a_real_search_ends_every_process(healthy, trawl, stalling, tree):
+    wrapper, marker = stalling
+    run = Run(
+        [
+            "--scheduler-file",
+            healthy.file,
+            "--trawl",
+            wrapper,
+            "-n",
+            "needle",
+            b"fs1:" + tree + b"/a",
+            b"fs2:" + tree + b"/b",
+            b"fs3:" + tree + b"/c",
+        ]
+    )
+    wait_for("a shard stalled mid-output", lambda: os.path.exists(marker), 60)
+    pid = stalled_pid(marker)
+    merge = children(run.proc.pid)
+    run.proc.send_signal(signal.SIGINT)
+    rc, out, err = run.finish(30)
+    assert rc == 130
+    for p in [pid] + merge:
+        wait_for("process %d ended" % p, lambda p=p: not alive(p), 10)
