@@ -2,7 +2,9 @@
 //! every crate that reports (I/O errors as C tools print them,
 //! [`io_message`]; file names made safe for a terminal,
 //! [`escape_controls`]), and the facts of the machine every crate asks
-//! (how many CPUs, [`cpus`], in `machine.rs`).
+//! (how many CPUs, [`cpus`], in `machine.rs`); and the one writer of
+//! `trawl: ` lines on standard error ([`say`], [`error`], [`warning`], in
+//! `say.rs`).
 //!
 //! ```
 //! let e = std::io::Error::from_raw_os_error(2);
@@ -14,10 +16,12 @@
 #![deny(missing_docs)]
 
 mod machine;
+mod say;
 
 use std::io;
 
 pub use crate::machine::cpus;
+pub use crate::say::{error, said, say, warning};
 
 /// The text of an I/O error without Rust's " (os error N)" suffix, as C
 /// tools print it.

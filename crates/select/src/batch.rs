@@ -4,7 +4,7 @@
 
 use std::collections::VecDeque;
 use std::ffi::OsStr;
-use std::io::{self, Write};
+use std::io;
 use std::os::unix::ffi::OsStrExt;
 use std::process::Child;
 use std::sync::Mutex;
@@ -119,9 +119,7 @@ impl SharedBatch {
             }
             Err(err) => {
                 let name = String::from_utf8_lossy(&spec.argv[0]);
-                let _ = io::stderr().lock().write_all(
-                    format!("trawl: '{name}': {}\n", trawl_diag::io_message(&err)).as_bytes(),
-                );
+                trawl_diag::error(format_args!("'{name}': {}", trawl_diag::io_message(&err)));
                 false
             }
         }

@@ -1,8 +1,6 @@
 //! Messages on standard error while a run evaluates: `trawl: …` lines,
 //! and whether one of them failed the run.
 
-use std::io::Write;
-
 /// A name or argument as text for a message.
 pub(crate) fn show(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
@@ -10,7 +8,7 @@ pub(crate) fn show(b: &[u8]) -> String {
 
 /// Says something on standard error without failing the run.
 pub(crate) fn warn(msg: String) {
-    let _ = std::io::stderr().lock().write_all(format!("trawl: {msg}\n").as_bytes());
+    trawl_diag::error(msg);
 }
 
 /// One thread's reports: each is said at once; any makes find exit 1.

@@ -46,7 +46,7 @@ pub(crate) fn perform(steps: &[Setup]) -> Result<Vec<Arc<OutFile>>, Error> {
     let mut outputs = Vec::new();
     for step in steps {
         match step {
-            Setup::Warn(w) => eprintln!("trawl: {w}"),
+            Setup::Warn(w) => trawl_diag::error(w),
             Setup::Open(path) => {
                 let file = open(path, &mut files)?;
                 outputs.push(file);

@@ -140,12 +140,12 @@ impl Visitor for FindVisitor<'_> {
     fn take_output(&mut self, out: &mut Pieces) {
         if let Some(capture) = self.capture {
             self.eval.flush();
-            crate::sorted::hand_over(capture, out);
+            trawl_run::sorted::hand_over(capture, out);
         }
     }
 
     fn write_output(&mut self, pieces: &[Piece<'_>]) -> WalkState {
-        if crate::sorted::write(self.out, pieces).is_err() {
+        if trawl_run::sorted::write(self.out, pieces).is_err() {
             // As the evaluator does: a closed output ends the run quietly.
             self.eval.close_output();
             return WalkState::Quit;
@@ -260,7 +260,7 @@ pub fn run(
         let depth_threads = (cmd.max_depth, cmd.threads);
         walk.start_operand();
         let handed = match indexed && !link {
-            true => crate::indexed::add_find_root(&mut walk, p, depth_threads, &named, &report),
+            true => trawl_run::indexed::add_find_root(&mut walk, p, depth_threads, &named, &report),
             false => None,
         };
         served.push(handed.is_some());

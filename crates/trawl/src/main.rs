@@ -3,15 +3,17 @@
 //! The data path, stage by stage (each stage a crate):
 //!
 //! ```text
-//! flags/, config.rs    options → MatcherBuilder, SearcherConfig, PrinterConfig, WalkBuilder
+//! flags/               options → trawl-run's Config (MatcherBuilder, SearcherConfig,
+//!                      PrinterConfig, the walk's settings), resources opened
+//! trawl-run            the run: a WalkBuilder from the Config, a Visitor per thread
 //! trawl-walk           roots → getdents64/openat on N threads (work stealing) → Entry
-//! grep.rs (Visitor)    Entry → globs, file type → open → Searcher (one per thread)
+//! trawl-run (Visitor)  Entry → globs, file type → open → Searcher (one per thread)
 //! trawl-search         read() into a reusable buffer → Matcher over the whole buffer
 //!                      → lines located around matches → Sink callbacks
 //! trawl-matcher        Rust regex | PCRE2 (JIT) | Aho-Corasick, with grep's line semantics
 //! trawl-printer        Sink → grep format / JSON / color into a per-thread buffer;
 //!                      whole files' output → stdout under a lock, in large writes
-//!                      (sorted.rs: a sorted walk's captures, in walk order)
+//!                      (trawl-run's sorted.rs: a sorted walk's captures, in walk order)
 //!
 //! trawl find: find.rs   parse (trawl-select) → the same walk → Evaluator per thread
 //!                       (tests read metadata lazily; actions print or spawn argv)
@@ -32,17 +34,13 @@
 mod alloc;
 mod cache_cmd;
 mod caught;
-mod config;
 mod config_file;
 mod extractors;
-mod filter;
 mod find;
 mod flags;
 mod generate;
-mod grep;
 mod index_cmd;
 mod index_query;
-mod indexed;
 mod interrupt;
 mod merge_cmd;
 mod patterns;
@@ -50,8 +48,6 @@ mod report;
 #[cfg_attr(test, allow(dead_code))] // called only by the C entry point
 mod runtime;
 mod shard_cmd;
-mod sorted;
-mod thread_growth;
 mod unusable;
 
 use std::io::Write;
@@ -160,8 +156,8 @@ fn trawl_main() -> ExitCode {
         interrupt::colors_on_output();
     }
     let out = trawl_printer::Stdout::new(&cfg.printer);
-    let ctx = grep::Context::new(&cfg, &out);
-    let stats: Stats = grep::run(&ctx);
+    let ctx = trawl_run::Context::new(&cfg, &out);
+    let stats: Stats = trawl_run::run(&ctx);
     let extraction = ctx.extraction.stats();
     if !cfg.no_messages && !cancel.is_cancelled() {
         for note in trawl_printer::extraction_notes(&extraction) {

@@ -1,30 +1,11 @@
-//! Every message the binary writes on standard error, `trawl: ` then one
-//! line, written whole in one write (so that threads' lines never mix); and
-//! the exit statuses, named.
+//! The binary's messages on standard error (`trawl: ` lines, written by
+//! trawl-diag) and its exit statuses, named.
 
-use std::fmt::Display;
-use std::io::Write;
 use std::process::ExitCode;
 
-/// Writes `trawl: LINE` on standard error.
-pub fn say(line: impl AsRef<[u8]>) {
-    let line = line.as_ref();
-    let mut out = Vec::with_capacity(line.len() + 8);
-    out.extend_from_slice(b"trawl: ");
-    out.extend_from_slice(line);
-    out.push(b'\n');
-    let _ = std::io::stderr().lock().write_all(&out);
-}
-
-/// An error: `trawl: MESSAGE`.
-pub fn error(message: impl Display) {
-    say(message.to_string());
-}
-
-/// A warning: `trawl: warning: MESSAGE`.
-pub fn warning(message: impl Display) {
-    say(format!("warning: {message}"));
-}
+/// The `trawl: ` lines themselves are written by trawl-diag, for every
+/// crate.
+pub use trawl_diag::{error, say, warning};
 
 /// How a search ends, as GNU grep's exit status says it.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]

@@ -21,8 +21,8 @@ use trawl_search::Cancel;
 use trawl_select::RunSettings;
 use trawl_shard::{Bytes, Command, Ending, Format, Request, Root, ShardWriter};
 
-use crate::config::{Config, Target};
 use crate::report::{Quiet, Status};
+use trawl_run::{Config, Target};
 
 const USAGE: &str = "\
 Usage: trawl shard --request FILE   run one shard's request (- for standard input)
@@ -212,8 +212,8 @@ fn grep(request: &Request, out: &Arc<Writer>, cancel: &Cancel) -> io::Result<End
         let (path, display, only) = walked(root);
         cfg.printer.host = (mode == OutputMode::Json).then(|| worker(&display)).flatten();
         cfg.targets = vec![Target::Path { path, display }];
-        let ctx = crate::grep::Context::new(&cfg, &**out).only(only.as_deref());
-        end.stats.add(&crate::grep::run(&ctx));
+        let ctx = trawl_run::Context::new(&cfg, &**out).only(only.as_deref());
+        end.stats.add(&trawl_run::run(&ctx));
         end.extraction.add(&ctx.extraction.stats());
         matched |= ctx.matched.load(Ordering::Relaxed);
         error |= ctx.error.load(Ordering::Relaxed);

@@ -100,14 +100,8 @@ pub enum BinaryArg {
 }
 
 /// `--include`, `--exclude` or `--exclude-from`, in command-line order (the
-/// last matching one decides, as grep's).
-#[derive(Clone, Debug, Eq, PartialEq)]
-pub enum NameRule {
-    Include(OsString),
-    Exclude(OsString),
-    /// The globs of this file, one per line, excluded.
-    ExcludeFrom(OsString),
-}
+/// last matching one decides, as grep's): the filter's own type.
+pub use trawl_run::NameRule;
 
 /// `--glob` or `--iglob`, in command-line order.
 #[derive(Clone, Debug, Eq, PartialEq)]

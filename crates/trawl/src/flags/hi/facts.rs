@@ -46,7 +46,7 @@ impl Facts {
             stdout_tty: std::io::stdout().is_terminal(),
             stderr_tty: std::io::stderr().is_terminal(),
             stdin_is_input: crate::stdin_is_input(),
-            utf8: crate::config::utf8_locale(),
+            utf8: trawl_run::utf8_locale(),
             no_color: set("NO_COLOR").is_some(),
             term_colors: std::env::var_os("TERM").is_some_and(|t| t != "dumb"),
             grep_color: std::env::var("GREP_COLOR").ok(),

@@ -19,10 +19,10 @@ use trawl_search::{Cancel, SearcherConfig};
 use trawl_select::rules::{GlobCase, Hidden, RulesBuilder};
 
 pub use self::facts::Facts;
-use crate::config::{Config, Devices, Directories, Order, SortKey, Target};
-use crate::filter::Filter;
 use crate::flags::low::{DevicesArg, DirectoriesArg, LowArgs, NameRule, SortBy};
 use crate::patterns::Patterns;
+use trawl_run::Filter;
+use trawl_run::{Config, Devices, Directories, FilterOptions, Order, SortKey, Target};
 
 /// The configuration of a search with the options `low`.
 pub fn config(low: &LowArgs, cancel: Cancel) -> Result<Config, String> {
@@ -141,7 +141,12 @@ impl Settings {
             || (only_empty && low.invert && !low.line && !low.word);
         let selects_nothing = (low.max_count == Some(0) || no_line)
             && !matches!(mode, OutputMode::FilesWithoutMatch | OutputMode::Files);
-        let filter = Filter::new(low, &read.exclude_from, rules_builder(low)?)?;
+        let names = FilterOptions {
+            name_rules: &low.name_rules,
+            exclude_dir: &low.exclude_dir,
+            max_filesize: low.max_filesize,
+        };
+        let filter = Filter::new(names, &read.exclude_from, rules_builder(low)?)?;
         let asked = trawl_extract::AskedLimits {
             max_depth: low.max_archive_depth,
             jobs: low.extract_jobs,

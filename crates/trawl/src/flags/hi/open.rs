@@ -7,8 +7,8 @@ use trawl_printer::OutputMode;
 use trawl_search::{BinaryMode, Cancel};
 
 use super::Settings;
-use crate::config::{Config, Directories};
 use crate::flags::low::LowArgs;
+use trawl_run::{Config, Directories};
 
 impl Settings {
     /// The run: the settings with their resources opened.

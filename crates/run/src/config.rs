@@ -4,7 +4,7 @@
 use std::os::unix::ffi::OsStrExt;
 
 use trawl_matcher::AnyMatcher;
-use trawl_printer::PrinterConfig;
+use trawl_printer::{Counting, OutputMode, PrinterConfig};
 use trawl_search::SearcherConfig;
 
 use crate::filter::Filter;
@@ -126,6 +126,15 @@ impl Config {
     /// printed without `./`, and `--exclude-dir` never skips it).
     pub fn implicit_dot(&self) -> bool {
         self.targets.iter().any(|t| matches!(t, Target::Path { display, .. } if display.is_empty()))
+    }
+
+    /// What the printers count: everything when a summary ends the run.
+    pub fn counting(&self) -> Counting {
+        if self.stats || self.printer.mode == OutputMode::Json {
+            Counting::Summary
+        } else {
+            Counting::Output
+        }
     }
 }
 

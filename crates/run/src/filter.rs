@@ -5,12 +5,11 @@
 //! exclude, so `--exclude-dir='s*'` skips the operand `a/sub/..`); an
 //! archive member by its base name and its path in the archive.
 
+use std::ffi::OsString;
 use std::os::unix::ffi::OsStrExt;
 
 use trawl_select::glob::Glob;
 use trawl_select::rules::{Choice, EntryKind, Rules, RulesBuilder};
-
-use crate::flags::low::{LowArgs, NameRule};
 
 /// How a path came to be looked at: what its globs are matched against.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
@@ -94,11 +93,31 @@ impl NamePattern {
     }
 }
 
+/// `--include`, `--exclude` or `--exclude-from`, in command-line order
+/// (the last that matches a name wins).
+#[derive(Clone, Debug, Eq, PartialEq)]
+pub enum NameRule {
+    Include(OsString),
+    Exclude(OsString),
+    /// The globs of this file, one per line, excluded.
+    ExcludeFrom(OsString),
+}
+
+/// The options a [`Filter`] is made of, as given.
+pub struct FilterOptions<'a> {
+    /// `--include`, `--exclude` and `--exclude-from`, in order.
+    pub name_rules: &'a [NameRule],
+    /// `--exclude-dir`'s globs.
+    pub exclude_dir: &'a [OsString],
+    /// `--max-filesize`.
+    pub max_filesize: Option<u64>,
+}
+
 impl Filter {
-    /// The filter of `low`'s options, with the bytes of its
-    /// `--exclude-from` files (in order) and its `--glob`/`--type` rules.
+    /// The filter of `options`, with the bytes of its `--exclude-from`
+    /// files (in order) and its `--glob`/`--type` rules.
     pub fn new(
-        low: &LowArgs,
+        options: FilterOptions<'_>,
         exclude_from: &[Vec<u8>],
         chosen: RulesBuilder,
     ) -> Result<Filter, String> {
@@ -106,7 +125,7 @@ impl Filter {
         // order, whichever kind it is.
         let mut rules: Vec<(bool, NamePattern)> = Vec::new();
         let mut files = exclude_from.iter();
-        for rule in &low.name_rules {
+        for rule in options.name_rules {
             match rule {
                 NameRule::Include(g) => rules.push((true, glob(g.as_bytes())?)),
                 NameRule::Exclude(g) => rules.push((false, glob(g.as_bytes())?)),
@@ -129,7 +148,7 @@ impl Filter {
             }
         }
         // `--exclude-dir=dir/` names the directory `dir`.
-        let exclude_dir = low
+        let exclude_dir = options
             .exclude_dir
             .iter()
             .map(|g| glob(trimmed(g.as_bytes())))
@@ -138,7 +157,7 @@ impl Filter {
             rules,
             exclude_dir,
             chosen: chosen.build().map_err(|e| e.to_string())?.map(std::sync::Arc::new),
-            max_filesize: low.max_filesize,
+            max_filesize: options.max_filesize,
         })
     }
 
