@@ -12,12 +12,19 @@ import pytest
 from conftest import Run, alive, children, wait_for
 
 WRAPPER = """#!{python}
-# The real trawl, except that the first `trawl shard` to get here (MARKER absent) prints the
-# first half of its output, writes its pid to MARKER, sleeps, then prints the rest.
+# The real trawl, except that the first `trawl shard` to get here (the one that creates
+# MARKER.claim: shards start at once on several workers) prints the first half of its output,
+# writes its pid to MARKER, sleeps, then prints the rest.
 import os, subprocess, sys, time
 real, marker = {real!r}, {marker!r}
 argv = sys.argv[1:]
-if argv[:1] != ["shard"] or os.path.exists(marker):
+def first():
+    try:
+        os.close(os.open(marker + ".claim", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+        return True
+    except FileExistsError:
+        return False
+if argv[:1] != ["shard"] or not first():
     os.execv(real, [real] + argv)
 out = subprocess.run([real] + argv, stdout=subprocess.PIPE).stdout
 half = out.find(b"\\n", len(out) // 2) + 1
