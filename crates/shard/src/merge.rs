@@ -18,6 +18,9 @@ use crate::record::Format;
 use crate::request::Command;
 use crate::stream::{self, Finish, Piece, Role, Shared, Stream};
 
+/// Chunk bytes written in one batch, at most (unless one chunk is more).
+const BATCH_BYTES: usize = 4 * crate::RECORD_BYTES;
+
 /// Says a message (a line, with its newline) on standard error; shared by
 /// the threads that read the streams.
 pub type Say = Arc<dyn Fn(&[u8]) + Send + Sync>;
@@ -185,11 +188,20 @@ fn write_roots<O: Output>(shared: &Shared, format: &Format, out: &mut O) -> io::
             st = shared.wait(st);
             continue;
         };
-        // That root's chunks, as they come.
+        // That root's chunks, as they come, a few MiB at a time (read back
+        // from the spill file, a batch is all the merge holds of them).
         loop {
             let unit = st[i].units.front_mut().expect("a root to write");
-            let closed = unit.closed;
-            let pieces: Vec<Piece> = unit.pieces.drain(..).collect();
+            let mut pieces: Vec<Piece> = Vec::new();
+            let mut batch_bytes = 0;
+            while let Some(p) = unit.pieces.front() {
+                if !pieces.is_empty() && batch_bytes + p.len() > BATCH_BYTES {
+                    break;
+                }
+                batch_bytes += p.len();
+                pieces.extend(unit.pieces.pop_front());
+            }
+            let closed = unit.closed && unit.pieces.is_empty();
             if pieces.is_empty() && !closed {
                 st = shared.wait(st);
                 if stops_early && selected(&st) {

@@ -27,6 +27,13 @@
 //!   then either running (its end moves the cursor and frees output) or
 //!   pending and allowed, so the walk cannot deadlock; what is held stays
 //!   under the limit plus the output of the items in flight.
+//! - The turn ([`crate::Turn`]): the item under the cursor, once everything
+//!   before it was written, may write its output as it makes it (a file
+//!   printing megabytes is then not held whole). The walk gives the turn to
+//!   its visitor, if it takes one, when the cursor reaches the running item
+//!   (or the item is taken under the cursor), and counts it as the thread
+//!   writing until the item ends; its output handed over then is written
+//!   after what it wrote. Not in post order.
 //! - Post order (`find -depth`): a node counts its unfinished slots (a
 //!   directory's slot finishes when its node does); the thread that finishes
 //!   the last one visits the directory again, and that output is written
@@ -124,6 +131,7 @@ impl<'w> Worker<'w> {
     /// let go to visit, and to write output.
     fn run<V: Visitor>(&mut self, v: &mut V) {
         let shared = self.shared;
+        let turn = if shared.post_order { None } else { v.turn() };
         let mut st = shared.lock();
         loop {
             let item;
@@ -131,10 +139,17 @@ impl<'w> Worker<'w> {
             let Some(PlacedTask { key, node, slot, work }) = item else { return };
             let generation = st.node(node).generation;
             self.at = Some(Place { node: (node, generation), key: key.clone() });
+            if let Some(turn) = &turn {
+                st.runs_with((node, slot), turn);
+            }
             drop(st);
             let done = self.process(&key, slot, work, v);
             let quit = done.state == WalkState::Quit;
             st = shared.lock();
+            if turn.as_ref().is_some_and(|t| t.take_back()) {
+                // What the item still hands over is written next (below).
+                st.writing = false;
+            }
             let mut due = None;
             if !quit {
                 let child;
@@ -211,14 +226,12 @@ impl<'w> Worker<'w> {
             SortedTask::Root(i) if self.config.roots[i].listed.is_some() => None,
             SortedTask::Root(i) => {
                 let (state, task) = self.reader.visit_root(&self.config.roots[i], v);
-                done.out.take_from(v);
                 done.state = state;
                 task
             }
             SortedTask::Dir(parent, child) => {
                 let _pin = parent.fd.pin();
                 let (state, task) = self.reader.visit_child(&parent, &child, v);
-                done.out.take_from(v);
                 done.state = state;
                 task
             }
@@ -226,7 +239,6 @@ impl<'w> Worker<'w> {
                 let _pin = parent.fd.pin();
                 for child in &files {
                     let (state, _) = self.reader.visit_child(&parent, child, v);
-                    done.out.take_from(v);
                     if state == WalkState::Quit {
                         done.state = state;
                         break;
@@ -239,6 +251,10 @@ impl<'w> Worker<'w> {
             let key: Arc<[u32]> = key.iter().copied().chain([slot]).collect();
             self.read_dir(task, key, v, &mut done);
         }
+        // The item's output, taken once at its end: until then the visitor
+        // holds all of it, so that a turn given in the middle finds nothing
+        // of the item here, ahead of what the visitor writes.
+        done.out.take_from(v);
         done
     }
 
@@ -249,7 +265,6 @@ impl<'w> Worker<'w> {
             Ok(dir) => Arc::new(dir),
             Err(task) => {
                 done.state = self.reader.post_visit_task(&task, v);
-                done.out.take_from(v);
                 return;
             }
         };
@@ -327,6 +342,8 @@ impl<'w> Worker<'w> {
             st.take_ready(&mut ready, self.shared.post_order);
             if ready.is_empty() {
                 st.writing = false;
+                // The cursor stopped at an item running: its turn.
+                st.give_turn();
                 self.shared.wake_waiters(&st);
                 return Ok(st);
             }
