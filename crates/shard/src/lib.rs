@@ -35,7 +35,7 @@ mod writer;
 pub use crate::bytes::{Bytes, BytesRef};
 pub use crate::key::RootKey;
 pub use crate::merge::{merge, Merged, Say};
-pub use crate::record::{Ending, Extraction, Format, Kind, Totals};
+pub use crate::record::{Ending, Extraction, Format, Indexed, Kind, Totals};
 pub use crate::request::{identity_of, Command, Request, Root};
 pub use crate::writer::{ShardWriter, RECORD_BYTES};
 

@@ -12,7 +12,7 @@ use std::io;
 use std::os::fd::AsFd;
 use std::sync::Arc;
 
-use trawl_printer::{Chunk, ExtractionStats, Output, Stats};
+use trawl_printer::{Chunk, ExtractionStats, IndexStats, Output, Stats};
 
 use crate::record::Format;
 use crate::request::Command;
@@ -34,6 +34,8 @@ pub struct Merged {
     pub stats: Stats,
     /// What became of their documents, summed.
     pub extraction: ExtractionStats,
+    /// How their workers' indexes served them, summed (None: none did).
+    pub index: Option<IndexStats>,
     /// How their output was joined (what ends it).
     pub format: Format,
 }
@@ -90,6 +92,9 @@ pub fn merge<O: Output>(
         if let Some(end) = &s.end {
             merged.stats.add(&(&end.stats).into());
             merged.extraction.add(&(&end.extraction).into());
+            if let Some(index) = &end.index {
+                index.add_to(&mut merged.index);
+            }
             matched |= end.status == 0;
             failed |= end.status != 0 && (command == Command::Find || end.status != 1);
         }

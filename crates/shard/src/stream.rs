@@ -15,7 +15,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use trawl_printer::Chunk;
 
 use crate::key::RootKey;
-use crate::record::{self, Extraction, Format, In, Totals};
+use crate::record::{self, Extraction, Format, In, Indexed, Totals};
 
 /// The longest line read as a record: a chunk's bytes as JSON (at most
 /// six bytes of JSON a byte of output, for control characters), or a
@@ -89,6 +89,7 @@ pub(crate) struct End {
     pub(crate) status: u8,
     pub(crate) stats: Totals,
     pub(crate) extraction: Extraction,
+    pub(crate) index: Option<Indexed>,
 }
 
 /// One stream, as read so far.
@@ -365,8 +366,8 @@ fn take_record(
             say(&message.0);
         }
         In::Refused { reason } => st[i].refused = Some(reason),
-        In::ShardEnd { status, stats, extraction } => {
-            st[i].end = Some(End { status, stats, extraction });
+        In::ShardEnd { status, stats, extraction, index } => {
+            st[i].end = Some(End { status, stats, extraction, index });
             shared.changed.notify_all();
         }
         In::Chunk { .. } => unreachable!("taken above"),

@@ -9,10 +9,10 @@
 use std::io::{self, Write};
 use std::sync::Mutex;
 
-use trawl_printer::{Chunk, ExtractionStats, Output, Stats};
+use trawl_printer::{Chunk, ExtractionStats, IndexStats, Output, Stats};
 
 use crate::bytes::BytesRef;
-use crate::record::{self, Format, Out};
+use crate::record::{self, Format, Indexed, Out};
 use crate::PROTOCOL;
 
 /// The most bytes of output one `chunk` record carries.
@@ -73,8 +73,21 @@ impl<W: Write + Send> ShardWriter<W> {
     /// The last record: the exit status one trawl over these roots would
     /// give, and the totals; then everything is written out.
     pub fn end(&self, status: u8, stats: &Stats, extraction: &ExtractionStats) -> io::Result<()> {
+        self.end_indexed(status, stats, extraction, None)
+    }
+
+    /// [`ShardWriter::end`], with how the worker's index served the search
+    /// (`--stats` and JSON's summary say it).
+    pub fn end_indexed(
+        &self,
+        status: u8,
+        stats: &Stats,
+        extraction: &ExtractionStats,
+        index: Option<&IndexStats>,
+    ) -> io::Result<()> {
         let (stats, extraction) = (stats.into(), extraction.into());
-        self.put(&Out::ShardEnd { status, stats, extraction })?;
+        let index = index.map(Indexed::from);
+        self.put(&Out::ShardEnd { status, stats, extraction, index })?;
         self.flush()
     }
 }

@@ -128,3 +128,83 @@ fn a_file_printing_megabytes_goes_out_in_bounded_records_and_merges_to_one_trawl
         got.assert_no_stderr();
     }
 }
+
+/// The records of a stream but `shard_begin`, and `shard_end` with its
+/// status alone (totals and timing differ with an index).
+fn records_but_totals(stream: &[u8]) -> Vec<Value> {
+    let lines = stream.split(|&b| b == b'\n').filter(|l| !l.is_empty());
+    let records = lines.map(|l| serde_json::from_slice::<Value>(l).unwrap());
+    records
+        .filter(|r| r["type"] != "shard_begin")
+        .map(|r| match r["type"] == "shard_end" {
+            true => json!({"status": r["data"]["status"]}),
+            false => r,
+        })
+        .collect()
+}
+
+/// The `shard_end` record of a stream.
+fn end_record(stream: &[u8]) -> Value {
+    let last = stream.split(|&b| b == b'\n').filter(|l| !l.is_empty()).last().unwrap();
+    let end: Value = serde_json::from_slice(last).unwrap();
+    assert_eq!(end["type"], "shard_end");
+    end["data"].clone()
+}
+
+#[test]
+fn a_shard_is_served_by_its_workers_index_with_the_same_stream_and_never_stale() {
+    let t = Tree::new();
+    t.file("idx/one.txt", "alpha beta\n");
+    t.file("idx/two.txt", "gamma\n");
+    t.file("idx/d/three.c", "alphabet\n");
+    t.file("idx/d/four.c", "delta\n");
+    t.file("idx/d/e/five.txt", "epsilon alpha\n");
+    t.file("idx/d/e/six.txt", "zeta\n");
+    t.file("idx/d/f/seven.txt", "eta\n");
+    t.file("idx/z/eight", "alpha again\n");
+    let cache = t.path().join("cache");
+    // Older than the margin within which a file counts as changed.
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    t.trawl().env("XDG_CACHE_HOME", &cache).args(["index", "idx"]).run().assert_code(0);
+    let work = tempfile::tempdir().unwrap();
+    let run_shard = |args: &[&str]| {
+        let req = request(work.path(), "fs1", args, &[(0, "idx")], 1);
+        let run = t.trawl().env("XDG_CACHE_HOME", &cache).args(["shard", "--request"]);
+        let run = run.args([req.as_os_str()]).run();
+        run.assert_code(0).assert_no_stderr();
+        (req, run.stdout)
+    };
+    for args in [&["-n", "alpha"][..], &["-C1", "-e", "alpha", "-e", "zeta"], &["-l", "alpha"]] {
+        let indexed = run_shard(args).1;
+        let walked = run_shard(&[&["--no-index"], args].concat()).1;
+        assert_eq!(records_but_totals(&indexed), records_but_totals(&walked), "{args:?}");
+        // The index passed over the files that cannot match: only the
+        // candidates were read.
+        let (served, unserved) = (end_record(&indexed), end_record(&walked));
+        assert!(unserved.get("index").is_none(), "{args:?}: {unserved}");
+        let (candidates, skipped) = (
+            served["index"]["files_candidates"].as_u64().unwrap(),
+            served["index"]["files_skipped"].as_u64().unwrap(),
+        );
+        assert!(skipped > 0, "{args:?}: {served}");
+        assert_eq!(served["stats"]["files_searched"].as_u64(), Some(candidates), "{args:?}");
+        assert_eq!(unserved["stats"]["files_searched"].as_u64(), Some(8), "{args:?}");
+    }
+    // Changed since the index was built: still found (the index checks
+    // every file's stamps before it answers), in walk order.
+    t.file("idx/d/four.c", "delta alpha\n");
+    t.file("idx/d/f/new.txt", "alpha new\n");
+    let (req, indexed) = run_shard(&["-n", "alpha"]);
+    let walked = run_shard(&["--no-index", "-n", "alpha"]).1;
+    assert_eq!(records_but_totals(&indexed), records_but_totals(&walked));
+    assert_eq!(end_record(&indexed)["index"]["files_changed"].as_u64(), Some(2));
+    let stream = work.path().join("indexed.stream");
+    fs::write(&stream, &indexed).unwrap();
+    let got = merge(&t, &req, &[stream]);
+    let want =
+        t.trawl().env("XDG_CACHE_HOME", &cache).args(["--sort", "path", "-n", "alpha", "idx"]);
+    let want = want.run();
+    want.assert_code(0);
+    assert!(want.stdout_str().contains("idx/d/four.c:1:delta alpha\n"), "{}", want.stdout_str());
+    assert_eq!(strip(&got.stdout, &["fs1"]), want.stdout_str());
+}

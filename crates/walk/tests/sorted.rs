@@ -471,3 +471,65 @@ fn visits_given_the_turn_write_at_once_and_the_order_stays_the_walks() {
         }
     }
 }
+
+#[test]
+fn listed_directories_are_taken_where_their_entries_come_in_a_sorted_walk() {
+    use std::ffi::CString;
+    use trawl_walk::{Descent, FileType, Itself, ListedDir, Opening};
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    for (rel, body) in [
+        ("a.txt", "x"),
+        ("b/c.txt", "x"),
+        ("b/d/e.txt", "x"),
+        ("b2.txt", "x"),
+        ("c/new/f.txt", "x"),
+    ] {
+        let p = root.join(rel);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, body).unwrap();
+    }
+    let mut want = Vec::new();
+    naive(root, b"r", 0, None, false, &mut want);
+    // The root itself is not visited.
+    want.remove(0);
+    let entry = |name: &str, t: FileType, d: Descent| (CString::new(name).unwrap(), t, d);
+    let (file, dir) = (FileType::File, FileType::Dir);
+    let listed = [
+        // Added deepest first: the walk nests them by their displays.
+        ("b/d", 2, vec![entry("e.txt", file, Descent::Walked)]),
+        (
+            "",
+            0,
+            vec![
+                entry("c", dir, Descent::Walked),
+                entry("a.txt", file, Descent::Walked),
+                entry("b2.txt", file, Descent::Walked),
+                entry("b", dir, Descent::Listed),
+            ],
+        ),
+        ("b", 1, vec![entry("d", dir, Descent::Listed), entry("c.txt", file, Descent::Walked)]),
+    ];
+    for threads in [1, 2, 4] {
+        let written = Mutex::new(Vec::new());
+        let mut w = WalkBuilder::new();
+        for (rel, depth, children) in &listed {
+            let join = |base: &[u8]| match rel.is_empty() {
+                true => base.to_vec(),
+                false => [base, b"/", rel.as_bytes()].concat(),
+            };
+            w.add_listed(ListedDir {
+                path: &join(root.as_os_str().as_bytes()),
+                display: &join(b"r"),
+                depth: *depth,
+                children: children.clone(),
+                opening: Opening::Now,
+                itself: Itself::NotVisited,
+            });
+        }
+        w.sorted(true).threads(threads);
+        w.run(|_| Records::new(&written));
+        let got = lines(&written.into_inner().unwrap());
+        assert_eq!(show(&got), show(&want), "{threads} threads");
+    }
+}

@@ -23,6 +23,10 @@ pub(super) enum SortedTask {
     Dir(Arc<OpenDir>, Box<Child>),
     /// Visit consecutive non-directories of a read directory.
     Files(Arc<OpenDir>, Vec<Child>),
+    /// Visit a directory among a listed directory's entries whose own
+    /// entries are listed too, then take them from the listed root of that
+    /// number (see [`crate::WalkBuilder::add_listed`]), if any.
+    Listed(Arc<OpenDir>, Box<Child>, Option<usize>),
 }
 
 /// A work item taken from its node, and its place in the walk.
