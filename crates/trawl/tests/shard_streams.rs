@@ -145,7 +145,7 @@ fn records_but_totals(stream: &[u8]) -> Vec<Value> {
 
 /// The `shard_end` record of a stream.
 fn end_record(stream: &[u8]) -> Value {
-    let last = stream.split(|&b| b == b'\n').filter(|l| !l.is_empty()).last().unwrap();
+    let last = stream.split(|&b| b == b'\n').rfind(|l| !l.is_empty()).unwrap();
     let end: Value = serde_json::from_slice(last).unwrap();
     assert_eq!(end["type"], "shard_end");
     end["data"].clone()
