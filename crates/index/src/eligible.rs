@@ -13,6 +13,20 @@ pub enum SearchKind {
     Names,
 }
 
+/// The order a search visits entries in.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum Order {
+    /// Any: the parallel walk's.
+    Any,
+    /// Depth first, each directory's entries by name (grep's `--sort
+    /// path`): the sorted walk, which takes the directories an index lists
+    /// where they come among their parents' entries.
+    ByPath,
+    /// Another (`--sort` by time, `--sortr`, find's `-depth`), or find's
+    /// `--sort`: not served.
+    Other,
+}
+
 /// What a search does that decides whether an index can serve it (see
 /// [`serves`]).
 #[derive(Clone, Copy, Debug)]
@@ -21,9 +35,8 @@ pub struct Search {
     pub kind: SearchKind,
     /// `--no-index`.
     pub no_index: bool,
-    /// Its entries are visited in an order (`--sort`, find's `-depth`),
-    /// which the walk does not keep for the directories an index lists.
-    pub ordered: bool,
+    /// The order its entries are visited in.
+    pub order: Order,
     /// Symbolic links met below the starting points are followed (`-R`,
     /// find's `-L`): the index keeps links as links.
     pub follows_links: bool,
@@ -49,8 +62,14 @@ pub fn serves(search: &Search) -> bool {
     // find's listed directories are opened only when an entry needs it, so
     // the walk does not know their devices to stay on one file system.
     let devices_unknown = search.one_file_system && search.kind == SearchKind::Names;
+    // find's sorted walk would open every listed directory it passes.
+    let unordered = match search.order {
+        Order::Any => false,
+        Order::ByPath => search.kind == SearchKind::Names,
+        Order::Other => true,
+    };
     !(search.no_index
-        || search.ordered
+        || unordered
         || search.follows_links
         || search.chooses_entries
         || devices_unknown
@@ -67,7 +86,7 @@ mod tests {
         Search {
             kind,
             no_index: false,
-            ordered: false,
+            order: Order::Any,
             follows_links: false,
             chooses_entries: false,
             one_file_system: false,
@@ -83,7 +102,7 @@ mod tests {
             assert!(serves(&plain(kind)), "{kind:?}");
             let refusals: [fn(&mut Search); 7] = [
                 |s| s.no_index = true,
-                |s| s.ordered = true,
+                |s| s.order = Order::Other,
                 |s| s.follows_links = true,
                 |s| s.chooses_entries = true,
                 |s| s.reads_otherwise = true,
@@ -96,6 +115,16 @@ mod tests {
                 assert!(!serves(&s), "{kind:?}, reason {i}");
             }
         }
+    }
+
+    #[test]
+    fn a_search_by_path_is_served_for_grep_but_not_for_find() {
+        let mut grep = plain(SearchKind::Contents);
+        grep.order = Order::ByPath;
+        assert!(serves(&grep));
+        let mut find = plain(SearchKind::Names);
+        find.order = Order::ByPath;
+        assert!(!serves(&find));
     }
 
     #[test]

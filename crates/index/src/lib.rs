@@ -47,7 +47,7 @@ mod visit;
 mod watch;
 
 pub use build::{Progress, Unreadable};
-pub use eligible::{serves, Search, SearchKind};
+pub use eligible::{serves, Order, Search, SearchKind};
 pub use indexes::{Checked, Index, Indexes, Kept, OpenError, WatchError};
 pub use plan::{question, Query, Selects};
 pub use refresh::{Anew, Done, Estimate, Mode, Note, Refresh, RefreshError};

@@ -261,7 +261,13 @@ fn serve(
                 ),
             };
             let named = &all_names as &dyn Fn(&[u8]) -> bool;
-            (candidates, extracting, search.binary_files, Visits::Candidates, named)
+            // A sorted walk takes each listed directory where it comes
+            // among its parent's entries.
+            let visits = match walk.is_sorted() {
+                true => Visits::CandidatesNested,
+                false => Visits::Candidates,
+            };
+            (candidates, extracting, search.binary_files, visits, named)
         }
         Reads::Names(named) => (None, false, BinaryFiles::Searched, Visits::Everything, *named),
     };

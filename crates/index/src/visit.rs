@@ -57,8 +57,14 @@ pub struct Planned {
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
 pub enum Visits {
     /// Files that may match (grep): directories are not visited, only
-    /// entered.
+    /// entered (each listed directory a root of the walk's own).
     Candidates,
+    /// Files that may match, for a sorted walk (grep's `--sort path`):
+    /// each listed directory is also an entry of its parent's
+    /// ([`Descent::Listed`]), so that the walk takes its entries where it
+    /// comes among its parent's; only directories with something to visit
+    /// below them are listed.
+    CandidatesNested,
     /// Every entry, directories included (find).
     Everything,
 }
@@ -303,6 +309,9 @@ pub fn plan<'a>(
                         if descend {
                             stack.push((sub, depth + 1));
                         }
+                        if descend && scope.visits == Visits::CandidatesNested {
+                            push(&mut children, name, kind, Descent::Listed);
+                        }
                         if scope.visits == Visits::Everything {
                             let descent = if descend { Descent::Listed } else { Descent::Walked };
                             push(&mut children, name, kind, descent);
@@ -323,7 +332,43 @@ pub fn plan<'a>(
             out.push(ListedDir { rel: rel.to_vec(), depth, children });
         }
     }
+    if scope.visits == Visits::CandidatesNested {
+        prune_nested(&mut out);
+    }
     Some(Planned { listed: out, counts, members })
+}
+
+/// [`Visits::CandidatesNested`]: drops the listed directories with nothing
+/// to visit at or below them, and their entries in their parents. `out`
+/// holds parents before their subdirectories (planned depth first); a
+/// directory listed without entries (one that could not be read again:
+/// the walk meets the error) is kept.
+fn prune_nested(out: &mut Vec<ListedDir>) {
+    let mut kept: std::collections::HashSet<Vec<u8>> = Default::default();
+    let mut keep = vec![false; out.len()];
+    let mut path = Vec::new();
+    for (i, dir) in out.iter_mut().enumerate().rev() {
+        let unread = dir.children.is_empty();
+        let rel = &dir.rel;
+        dir.children.retain(|(name, _, descent)| {
+            if *descent != Descent::Listed {
+                return true;
+            }
+            path.clear();
+            path.extend_from_slice(rel);
+            if !rel.is_empty() {
+                path.push(b'/');
+            }
+            path.extend_from_slice(name.to_bytes());
+            kept.contains(&path)
+        });
+        keep[i] = unread || !dir.children.is_empty();
+        if keep[i] {
+            kept.insert(dir.rel.clone());
+        }
+    }
+    let mut keep = keep.into_iter();
+    out.retain(|_| keep.next().unwrap_or(false));
 }
 
 /// Adds an entry to visit, its name as the walk takes it, made in one

@@ -6,13 +6,14 @@ use std::fs::File;
 use std::io;
 use std::sync::atomic::Ordering;
 
-use trawl_printer::{Capture, Naming, OutputMode, Stats};
+use trawl_printer::{Naming, OutputMode, Stats};
 use trawl_select::rules::EntryKind;
-use trawl_walk::{Entry, Piece, Pieces, Visitor, WalkBuilder, WalkError, WalkState};
+use trawl_walk::{Entry, Piece, Pieces, Turn, Visitor, WalkBuilder, WalkError, WalkState};
 
 use crate::config::{Config, Target};
 use crate::context::Context;
 use crate::filter::Reached;
+use crate::sorted::InTurn;
 use crate::visitor::{stream_size, GrepVisitor, Members, Source};
 
 /// The walk of the operands, as the options configure it.
@@ -129,10 +130,10 @@ pub fn run(ctx: &Context<'_>) -> Stats {
             0 => crate::thread_growth::max_threads(&walk),
             _ => walk.thread_count(),
         };
-        let captures: Vec<Capture> = (0..threads).map(|_| Capture::default()).collect();
+        let outputs: Vec<InTurn> = (0..threads).map(|_| InTurn::new(ctx.out)).collect();
         let visitors = run_walk(cfg, &walk, |i| {
-            let capture = &captures[i];
-            InOrder { grep: GrepVisitor::with_output(ctx, capture), capture }
+            let output = &outputs[i];
+            InOrder { grep: GrepVisitor::with_output(ctx, output), output }
         });
         for mut v in visitors {
             stats.add(&v.grep.finish());
@@ -184,11 +185,11 @@ fn seekable_stdin_offset(cfg: &Config) -> Option<u64> {
 
 /// A thread's searcher in a sorted walk (`--sort path`): files are searched
 /// in parallel, and each one's output is captured and handed to the walk,
-/// which writes it in walk order.
+/// which writes it in walk order (or written at once in the item's turn).
 struct InOrder<'a> {
     grep: GrepVisitor<'a>,
     /// Where this thread's printer writes.
-    capture: &'a Capture,
+    output: &'a InTurn<'a>,
 }
 
 impl Visitor for InOrder<'_> {
@@ -204,7 +205,11 @@ impl Visitor for InOrder<'_> {
     }
 
     fn take_output(&mut self, out: &mut Pieces) {
-        crate::sorted::hand_over(self.capture, out);
+        crate::sorted::hand_over(self.output.capture(), out);
+    }
+
+    fn turn(&self) -> Option<Turn> {
+        Some(self.output.turn())
     }
 
     fn write_output(&mut self, pieces: &[Piece<'_>]) -> WalkState {

@@ -10,7 +10,7 @@
 //!   byte strings in them (text, or base64 when not UTF-8).
 //! - writer.rs: [`ShardWriter`], a shard's stream, an [`Output`] of the
 //!   printer: each piece a printer hands over becomes a `chunk` record of
-//!   its [`Chunk`] kind.
+//!   its [`Chunk`] kind (a large one, records of at most [`RECORD_BYTES`]).
 //! - merge.rs: [`merge`], many streams into one output through the
 //!   printer's own separators; stream.rs: each stream read on its own
 //!   thread, chunks queued (spilled to a temporary file past a memory
@@ -35,9 +35,9 @@ mod writer;
 pub use crate::bytes::{Bytes, BytesRef};
 pub use crate::key::RootKey;
 pub use crate::merge::{merge, Merged, Say};
-pub use crate::record::{Ending, Extraction, Format, Kind, Totals};
+pub use crate::record::{Ending, Extraction, Format, Indexed, Kind, Totals};
 pub use crate::request::{identity_of, Command, Request, Root};
-pub use crate::writer::ShardWriter;
+pub use crate::writer::{ShardWriter, RECORD_BYTES};
 
 /// The protocol's version, in requests and in each stream's first record.
 pub const PROTOCOL: u32 = 1;

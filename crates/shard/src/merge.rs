@@ -12,11 +12,14 @@ use std::io;
 use std::os::fd::AsFd;
 use std::sync::Arc;
 
-use trawl_printer::{Chunk, ExtractionStats, Output, Stats};
+use trawl_printer::{Chunk, ExtractionStats, IndexStats, Output, Stats};
 
 use crate::record::Format;
 use crate::request::Command;
 use crate::stream::{self, Finish, Piece, Role, Shared, Stream};
+
+/// Chunk bytes written in one batch, at most (unless one chunk is more).
+const BATCH_BYTES: usize = 4 * crate::RECORD_BYTES;
 
 /// Says a message (a line, with its newline) on standard error; shared by
 /// the threads that read the streams.
@@ -31,6 +34,8 @@ pub struct Merged {
     pub stats: Stats,
     /// What became of their documents, summed.
     pub extraction: ExtractionStats,
+    /// How their workers' indexes served them, summed (None: none did).
+    pub index: Option<IndexStats>,
     /// How their output was joined (what ends it).
     pub format: Format,
 }
@@ -87,6 +92,9 @@ pub fn merge<O: Output>(
         if let Some(end) = &s.end {
             merged.stats.add(&(&end.stats).into());
             merged.extraction.add(&(&end.extraction).into());
+            if let Some(index) = &end.index {
+                index.add_to(&mut merged.index);
+            }
             matched |= end.status == 0;
             failed |= end.status != 0 && (command == Command::Find || end.status != 1);
         }
@@ -185,11 +193,20 @@ fn write_roots<O: Output>(shared: &Shared, format: &Format, out: &mut O) -> io::
             st = shared.wait(st);
             continue;
         };
-        // That root's chunks, as they come.
+        // That root's chunks, as they come, a few MiB at a time (read back
+        // from the spill file, a batch is all the merge holds of them).
         loop {
             let unit = st[i].units.front_mut().expect("a root to write");
-            let closed = unit.closed;
-            let pieces: Vec<Piece> = unit.pieces.drain(..).collect();
+            let mut pieces: Vec<Piece> = Vec::new();
+            let mut batch_bytes = 0;
+            while let Some(p) = unit.pieces.front() {
+                if !pieces.is_empty() && batch_bytes + p.len() > BATCH_BYTES {
+                    break;
+                }
+                batch_bytes += p.len();
+                pieces.extend(unit.pieces.pop_front());
+            }
+            let closed = unit.closed && unit.pieces.is_empty();
             if pieces.is_empty() && !closed {
                 st = shared.wait(st);
                 if stops_early && selected(&st) {

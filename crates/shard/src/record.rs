@@ -3,7 +3,7 @@
 //! read by the merge.
 
 use serde::{Deserialize, Serialize};
-use trawl_printer::{Chunk, ExtractionStats, Stats};
+use trawl_printer::{Chunk, ExtractionStats, IndexStats, Stats};
 
 use crate::bytes::{Bytes, BytesRef};
 
@@ -160,17 +160,74 @@ impl From<&Extraction> for ExtractionStats {
     }
 }
 
+/// How a shard's worker's index served its search, as its `shard_end`
+/// carries it (when one did).
+#[derive(Clone, Copy, Debug, Default, Deserialize, Eq, PartialEq, Serialize)]
+pub struct Indexed {
+    /// As [`IndexStats::files_skipped`], and so on.
+    pub files_skipped: u64,
+    /// Unchanged files searched as candidates.
+    pub files_candidates: u64,
+    /// Files searched because they changed or are new.
+    pub files_changed: u64,
+    /// What changed came from the index's watcher.
+    pub watched: bool,
+}
+
+impl From<&IndexStats> for Indexed {
+    fn from(x: &IndexStats) -> Indexed {
+        Indexed {
+            files_skipped: x.files_skipped,
+            files_candidates: x.files_candidates,
+            files_changed: x.files_changed,
+            watched: x.watched,
+        }
+    }
+}
+
+impl Indexed {
+    /// Adds these counts to `sum` (made when first needed).
+    pub fn add_to(&self, sum: &mut Option<IndexStats>) {
+        let s = sum.get_or_insert_with(IndexStats::default);
+        s.files_skipped += self.files_skipped;
+        s.files_candidates += self.files_candidates;
+        s.files_changed += self.files_changed;
+        s.watched |= self.watched;
+    }
+}
+
 /// A record as written.
 #[derive(Serialize)]
 #[serde(tag = "type", content = "data", rename_all = "snake_case")]
 pub(crate) enum Out<'a> {
-    ShardBegin { protocol: u32, shard: &'a str, host: &'a str, trawl_version: &'a str },
+    ShardBegin {
+        protocol: u32,
+        shard: &'a str,
+        host: &'a str,
+        trawl_version: &'a str,
+    },
     Output(&'a Format),
-    Root { operand: u64, display: BytesRef<'a> },
-    Chunk { kind: Kind, bytes: BytesRef<'a> },
-    Error { message: BytesRef<'a> },
-    Refused { reason: &'a str },
-    ShardEnd { status: u8, stats: Totals, extraction: Extraction },
+    Root {
+        operand: u64,
+        display: BytesRef<'a>,
+    },
+    Chunk {
+        kind: Kind,
+        bytes: BytesRef<'a>,
+    },
+    Error {
+        message: BytesRef<'a>,
+    },
+    Refused {
+        reason: &'a str,
+    },
+    ShardEnd {
+        status: u8,
+        stats: Totals,
+        extraction: Extraction,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        index: Option<Indexed>,
+    },
 }
 
 /// A record as read.
@@ -207,6 +264,8 @@ pub(crate) enum In {
         stats: Totals,
         #[serde(default)]
         extraction: Extraction,
+        #[serde(default)]
+        index: Option<Indexed>,
     },
 }
 

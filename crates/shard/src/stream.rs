@@ -1,8 +1,9 @@
 //! Reading one shard's stream, on a thread of its own (a FIFO's writer is
-//! never kept waiting on another stream): records parsed as they come, each
-//! root's chunks queued for the merge — in memory up to a budget all
-//! streams share, then in the stream's own unnamed temporary file — and
-//! messages said at once.
+//! never kept waiting on another stream): records parsed as they come (a
+//! line is never held past [`MAX_RECORD`]: a shard writes its output in
+//! records of at most [`crate::RECORD_BYTES`]), each root's chunks queued
+//! for the merge — in memory up to a budget all streams share, then in the
+//! stream's own unnamed temporary file — and messages said at once.
 
 use std::collections::VecDeque;
 use std::fs::File;
@@ -14,7 +15,13 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use trawl_printer::Chunk;
 
 use crate::key::RootKey;
-use crate::record::{self, Extraction, Format, In, Totals};
+use crate::record::{self, Extraction, Format, In, Indexed, Totals};
+
+/// The longest line read as a record: a chunk's bytes as JSON (at most
+/// six bytes of JSON a byte of output, for control characters), or a
+/// message. A longer line is not a record of this protocol, and is not
+/// held to find out.
+pub(crate) const MAX_RECORD: usize = 8 * crate::RECORD_BYTES;
 
 /// Chunk bytes all streams hold in memory, at most; more is spilled.
 #[cfg(not(test))]
@@ -33,6 +40,16 @@ pub(crate) enum Data {
 pub(crate) struct Piece {
     pub(crate) kind: Chunk,
     pub(crate) data: Data,
+}
+
+impl Piece {
+    /// How many bytes of output it holds.
+    pub(crate) fn len(&self) -> usize {
+        match &self.data {
+            Data::Held(b) => b.len(),
+            Data::Spilled { len, .. } => *len,
+        }
+    }
 }
 
 /// A root's output, as far as read.
@@ -72,6 +89,7 @@ pub(crate) struct End {
     pub(crate) status: u8,
     pub(crate) stats: Totals,
     pub(crate) extraction: Extraction,
+    pub(crate) index: Option<Indexed>,
 }
 
 /// One stream, as read so far.
@@ -185,19 +203,25 @@ pub(crate) fn read(shared: &Shared, i: usize, input: File, say: &(dyn Fn(&[u8]) 
     // Once Some, the stream is only drained (a writer must not block).
     let mut stop: Option<Finish> = None;
     loop {
-        line.clear();
-        match reader.read_until(b'\n', &mut line) {
-            Ok(0) => break,
-            Ok(_) => {}
+        let read = read_line(&mut reader, &mut line, MAX_RECORD);
+        if !matches!(read, Ok(Line::End) | Err(_)) {
+            number += 1;
+        }
+        match read {
+            Ok(Line::End) => break,
             Err(e) => {
                 stop.get_or_insert(Finish::Unreadable(e.to_string()));
                 break;
             }
-        }
-        number += 1;
-        if stop.is_some() || line.last() != Some(&b'\n') {
             // Drained, or a last line cut short: the shard ended mid-record.
-            continue;
+            Ok(_) if stop.is_some() => continue,
+            Ok(Line::Cut) => continue,
+            Ok(Line::TooLong) => {
+                let why = format!("a line longer than {} MiB", MAX_RECORD >> 20);
+                stop = Some(Finish::Damaged { line: number, why });
+                continue;
+            }
+            Ok(Line::Whole) => {}
         }
         let record = match record::read(&line) {
             Ok(r) => r,
@@ -222,6 +246,54 @@ pub(crate) fn read(shared: &Shared, i: usize, input: File, say: &(dyn Fn(&[u8]) 
     };
     s.finish = Some(finish);
     shared.changed.notify_all();
+}
+
+/// How reading a line ended.
+#[derive(Debug, Eq, PartialEq)]
+enum Line {
+    /// At the end of the stream, nothing read.
+    End,
+    /// A line, with its newline.
+    Whole,
+    /// The stream's last bytes, without a newline.
+    Cut,
+    /// A line longer than the limit: skipped (not held), to its newline.
+    TooLong,
+}
+
+/// Reads the next line of `reader` into `line` (emptied first), holding at
+/// most `max` bytes of it.
+fn read_line(reader: &mut impl BufRead, line: &mut Vec<u8>, max: usize) -> io::Result<Line> {
+    line.clear();
+    let mut too_long = false;
+    loop {
+        let buf = match reader.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(match (too_long, line.is_empty()) {
+                (true, _) => Line::TooLong,
+                (false, true) => Line::End,
+                (false, false) => Line::Cut,
+            });
+        }
+        let (take, ends) = match memchr::memchr(b'\n', buf) {
+            Some(i) => (i + 1, true),
+            None => (buf.len(), false),
+        };
+        too_long |= line.len() + take > max;
+        if too_long {
+            line.clear();
+        } else {
+            line.extend_from_slice(&buf[..take]);
+        }
+        reader.consume(take);
+        if ends {
+            return Ok(if too_long { Line::TooLong } else { Line::Whole });
+        }
+    }
 }
 
 /// Takes one record of stream `i`; Some when the stream is to be drained
@@ -294,8 +366,8 @@ fn take_record(
             say(&message.0);
         }
         In::Refused { reason } => st[i].refused = Some(reason),
-        In::ShardEnd { status, stats, extraction } => {
-            st[i].end = Some(End { status, stats, extraction });
+        In::ShardEnd { status, stats, extraction, index } => {
+            st[i].end = Some(End { status, stats, extraction, index });
             shared.changed.notify_all();
         }
         In::Chunk { .. } => unreachable!("taken above"),
@@ -312,4 +384,34 @@ fn spill_file(shared: &Shared, i: usize) -> io::Result<Arc<File>> {
     let f = Arc::new(tempfile::tempfile()?);
     st[i].spill = Some(f.clone());
     Ok(f)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_past_the_limit_is_skipped_whole_without_being_held() {
+        let input = b"short\nxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\nnext\ncut";
+        // A reader's buffer smaller than the long line: it comes in parts.
+        let mut reader = BufReader::with_capacity(8, &input[..]);
+        let mut line = Vec::new();
+        let mut got = Vec::new();
+        loop {
+            let read = read_line(&mut reader, &mut line, 16).unwrap();
+            assert!(line.capacity() <= 32, "held {} bytes", line.capacity());
+            got.push((read, String::from_utf8(line.clone()).unwrap()));
+            if got.last().unwrap().0 == Line::End {
+                break;
+            }
+        }
+        let want = [
+            (Line::Whole, "short\n"),
+            (Line::TooLong, ""),
+            (Line::Whole, "next\n"),
+            (Line::Cut, "cut"),
+            (Line::End, ""),
+        ];
+        assert_eq!(got, want.map(|(l, s)| (l, s.to_string())));
+    }
 }

@@ -237,7 +237,10 @@ pub fn run(
         && trawl_index::serves(&trawl_index::Search {
             kind: trawl_index::SearchKind::Names,
             no_index: cmd.no_index,
-            ordered: cmd.sorted || cmd.depth_first,
+            order: match cmd.sorted || cmd.depth_first {
+                true => trawl_index::Order::Other,
+                false => trawl_index::Order::Any,
+            },
             follows_links: cmd.follow == Follow::Always,
             chooses_entries: cmd.expr.any_action(&|a| matches!(a, Action::Prune)),
             one_file_system: cmd.same_file_system,

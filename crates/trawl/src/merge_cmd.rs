@@ -82,7 +82,7 @@ pub fn main(args: Vec<OsString>) -> ExitCode {
         let summary = Summary {
             stats: merged.stats,
             elapsed: start.elapsed(),
-            index: None,
+            index: merged.index,
             extraction: merged.extraction,
         };
         let mut text = Vec::new();

@@ -16,7 +16,7 @@ use std::process::{ExitCode, Stdio};
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-use trawl_printer::{Chunk, ExtractionStats, Output, OutputMode, Separators, Stats};
+use trawl_printer::{Chunk, ExtractionStats, IndexStats, Output, OutputMode, Separators, Stats};
 use trawl_search::Cancel;
 use trawl_select::RunSettings;
 use trawl_shard::{Bytes, Command, Ending, Format, Request, Root, ShardWriter};
@@ -39,11 +39,13 @@ struct End {
     status: u8,
     stats: Stats,
     extraction: ExtractionStats,
+    /// How the worker's index served the search, when one did.
+    index: Option<IndexStats>,
 }
 
 impl End {
     fn status(status: u8) -> End {
-        End { status, stats: Stats::default(), extraction: ExtractionStats::default() }
+        End { status, stats: Stats::default(), extraction: ExtractionStats::default(), index: None }
     }
 }
 
@@ -122,7 +124,7 @@ fn run(file: &[u8], out: &Arc<Writer>, cancel: &Cancel) -> io::Result<()> {
     let _ = io::stderr().flush();
     caught.release();
     let end = end?;
-    out.end(end.status, &end.stats, &end.extraction)
+    out.end_indexed(end.status, &end.stats, &end.extraction, end.index.as_ref())
 }
 
 /// The roots' paths, as arguments (a relative one starting with `-` made
@@ -187,9 +189,11 @@ fn grep(request: &Request, out: &Arc<Writer>, cancel: &Cancel) -> io::Result<End
             return Ok(End::status(2));
         }
     };
+    // Walked in --sort path order, as the merge needs; a worker's index
+    // serves it as it serves one trawl (checked fresh first), unless the
+    // request's own options ruled one out (--sort by time: another order).
     cfg.sorted = true;
     cfg.order = None;
-    cfg.index = None;
     let mode = cfg.printer.mode;
     out.format(&Format {
         separator: Separators::new(&cfg.printer).separator().map(|s| Bytes(s.to_vec())),
@@ -222,6 +226,12 @@ fn grep(request: &Request, out: &Arc<Writer>, cancel: &Cancel) -> io::Result<End
             break;
         }
     }
+    end.index = cfg.index.as_ref().and_then(|ix| ix.counts()).map(|c| IndexStats {
+        files_skipped: c.skipped,
+        files_candidates: c.candidates,
+        files_changed: c.changed,
+        watched: c.watched > 0,
+    });
     error |= crate::unusable::errored();
     let quiet = match mode {
         OutputMode::Quiet => Quiet::Yes,

@@ -19,7 +19,9 @@
 //!   unzip piped into GNU grep.
 //! - `index`: `trawl index` builds, lists and drops an index.
 //! - `shard`: `trawl shard` and `trawl merge` (issue 44) against one
-//!   `trawl --sort path` (or `find --sort`) over the same roots.
+//!   `trawl --sort path` (or `find --sort`) over the same roots;
+//!   `shard_streams`: a file printing megabytes in bounded records, and a
+//!   shard served by the worker's index.
 //! - `invocations`: trawl started as other users, scripts and programs
 //!   start it (another user's home, no terminal, no readable configuration).
 //! - `faults`: special files, loops, permissions, races, huge inputs,
@@ -49,5 +51,6 @@ mod parts;
 mod patterns;
 mod properties;
 mod shard;
+mod shard_streams;
 mod sorted;
 mod trawl_only;

@@ -149,7 +149,11 @@ impl WalkBuilder {
     /// as an entry met during recursion at `depth + 1` and printed under
     /// `display` (directories among them are walked as usual unless
     /// [`Descent::Listed`](crate::Descent::Listed)). With [`Itself::Visited`](crate::Itself::Visited) it is visited first,
-    /// as a root. Not for a sorted or post-order walk, which ignore it.
+    /// as a root. A sorted walk takes a listed directory that is the
+    /// [`Descent::Listed`](crate::Descent::Listed) entry of another listed
+    /// directory (its display that entry's path) where that entry comes,
+    /// after visiting it, and the others as roots, in the order added. Not
+    /// for a post-order walk, which ignores it.
     pub fn add_listed(&mut self, dir: ListedDir<'_>) -> &mut Self {
         let Ok(open) = CString::new(dir.path.to_vec()) else { return self };
         let listed = Some(Box::new(Listed {
@@ -195,6 +199,11 @@ impl WalkBuilder {
     pub fn sorted(&mut self, yes: bool) -> &mut Self {
         self.sorted = yes;
         self
+    }
+
+    /// Whether the walk is sorted ([`WalkBuilder::sorted`]).
+    pub fn is_sorted(&self) -> bool {
+        self.sorted
     }
 
     /// In a sorted walk: how much output of finished entries may wait for

@@ -18,7 +18,8 @@
 //! entries are visited out of order (each thread depth first in its own
 //! subtree while little output waits), and the output each visit hands
 //! over ([`Visitor::take_output`]) is written in walk order
-//! ([`Visitor::write_output`]) through a bounded reorder buffer.
+//! ([`Visitor::write_output`]) through a bounded reorder buffer; the item
+//! under the write cursor may write as it goes instead ([`Turn`]).
 //!
 //! ```no_run
 //! use trawl_walk::{Entry, Visitor, WalkBuilder, WalkError, WalkState};
@@ -53,6 +54,7 @@ mod roots;
 mod run;
 mod sys;
 mod threads;
+mod turn;
 mod visitor;
 
 pub use crate::builder::{KeepFn, KeepIgnored, WalkBuilder, DEFAULT_REORDER_BUFFER};
@@ -62,4 +64,5 @@ pub use crate::error::{WalkError, WalkErrorKind};
 pub use crate::pieces::{Piece, Pieces};
 pub use crate::roots::{Descent, Itself, ListedDir, Opening};
 pub use crate::threads::GrowthSignal;
+pub use crate::turn::Turn;
 pub use crate::visitor::{Visitor, WalkState};

@@ -27,18 +27,31 @@
 //!   then either running (its end moves the cursor and frees output) or
 //!   pending and allowed, so the walk cannot deadlock; what is held stays
 //!   under the limit plus the output of the items in flight.
+//! - The turn ([`crate::Turn`]): the item under the cursor, once everything
+//!   before it was written, may write its output as it makes it (a file
+//!   printing megabytes is then not held whole). The walk gives the turn to
+//!   its visitor, if it takes one, when the cursor reaches the running item
+//!   (or the item is taken under the cursor), and counts it as the thread
+//!   writing until the item ends; its output handed over then is written
+//!   after what it wrote. Not in post order.
+//! - Listed directories ([`WalkBuilder::add_listed`], from an index): a
+//!   listed root that is the listed entry of another is taken where that
+//!   entry comes (its entries sorted into a node, as if read); the others
+//!   are roots. Not in post order.
 //! - Post order (`find -depth`): a node counts its unfinished slots (a
 //!   directory's slot finishes when its node does); the thread that finishes
 //!   the last one visits the directory again, and that output is written
 //!   after the node's slots.
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 use crate::builder::WalkBuilder;
-use crate::dir::DirReader;
-use crate::open_dir::{Child, DirTask};
+use crate::dir::{join_path, DirReader};
+use crate::open_dir::{Child, DirTask, OpenDir};
 use crate::parallel::FILE_BATCH;
+use crate::roots::Descent;
 use crate::threads::{run_threads, Growth};
 use crate::visitor::{Visitor, WalkState};
 
@@ -59,6 +72,9 @@ struct Shared {
     threads: AtomicUsize,
     limit: usize,
     post_order: bool,
+    /// The listed roots taken as the contents of another's listed entry,
+    /// by their displays.
+    nested: HashMap<Vec<u8>, usize>,
 }
 
 impl Shared {
@@ -83,10 +99,13 @@ where
     V: Visitor,
     F: Fn(usize) -> V + Sync,
 {
-    let roots = config.roots.len();
+    let nested = if config.post_order { HashMap::new() } else { nested_listed(config) };
+    let top_roots = (0..config.roots.len())
+        .filter(|i| !nested.values().any(|j| j == i))
+        .map(SortedTask::Root)
+        .collect();
     let mut state = OrderTree::new();
-    let top =
-        state.add_node(Node::new(Arc::from([]), (0..roots).map(SortedTask::Root).collect(), None));
+    let top = state.add_node(Node::new(Arc::from([]), top_roots, None));
     debug_assert_eq!(top, 0);
     let shared = Shared {
         state: Mutex::new(state),
@@ -94,6 +113,7 @@ where
         threads: AtomicUsize::new(0),
         limit: config.reorder_buffer,
         post_order: config.post_order,
+        nested,
     };
     let shared = &shared;
     run_threads(threads, growth, |i| {
@@ -105,6 +125,28 @@ where
             v
         }
     })
+}
+
+/// The listed roots that are the listed entry of another listed root (their
+/// display that entry's path), by display.
+fn nested_listed(config: &WalkBuilder) -> HashMap<Vec<u8>, usize> {
+    let listed = || config.roots.iter().enumerate().filter(|(_, r)| r.listed.is_some());
+    let by_display: HashMap<&[u8], usize> = listed().map(|(i, r)| (&r.display[..], i)).collect();
+    let mut nested = HashMap::new();
+    let mut path = Vec::new();
+    for (_, root) in listed() {
+        let children = root.listed.as_deref().map_or(&[][..], |l| &l.children[..]);
+        for (name, _, descent) in children {
+            if *descent != Descent::Listed {
+                continue;
+            }
+            join_path(&mut path, &root.display, name.to_bytes());
+            if let Some(&j) = by_display.get(&path[..]) {
+                nested.insert(path.clone(), j);
+            }
+        }
+    }
+    nested
 }
 
 struct Worker<'w> {
@@ -124,6 +166,7 @@ impl<'w> Worker<'w> {
     /// let go to visit, and to write output.
     fn run<V: Visitor>(&mut self, v: &mut V) {
         let shared = self.shared;
+        let turn = if shared.post_order { None } else { v.turn() };
         let mut st = shared.lock();
         loop {
             let item;
@@ -131,10 +174,17 @@ impl<'w> Worker<'w> {
             let Some(PlacedTask { key, node, slot, work }) = item else { return };
             let generation = st.node(node).generation;
             self.at = Some(Place { node: (node, generation), key: key.clone() });
+            if let Some(turn) = &turn {
+                st.runs_with((node, slot), turn);
+            }
             drop(st);
             let done = self.process(&key, slot, work, v);
             let quit = done.state == WalkState::Quit;
             st = shared.lock();
+            if turn.as_ref().is_some_and(|t| t.take_back()) {
+                // What the item still hands over is written next (below).
+                st.writing = false;
+            }
             let mut due = None;
             if !quit {
                 let child;
@@ -207,18 +257,31 @@ impl<'w> Worker<'w> {
     fn process<V: Visitor>(&mut self, key: &[u32], slot: u32, work: SortedTask, v: &mut V) -> Done {
         let mut done = Done { out: Output::default(), read: None, state: WalkState::Continue };
         let task = match work {
-            // A listed root is not for a sorted walk (see add_listed).
-            SortedTask::Root(i) if self.config.roots[i].listed.is_some() => None,
+            SortedTask::Root(i) if self.config.roots[i].listed.is_some() => {
+                // Not for post order (see add_listed).
+                if !self.shared.post_order {
+                    self.take_listed(i, key, slot, v, &mut done);
+                }
+                None
+            }
+            SortedTask::Listed(parent, child, root) => {
+                let pin = parent.fd.pin();
+                let (state, _) = self.reader.visit_child(&parent, &child, v);
+                drop(pin);
+                done.state = state;
+                if let (WalkState::Continue, Some(i)) = (state, root) {
+                    self.take_listed(i, key, slot, v, &mut done);
+                }
+                None
+            }
             SortedTask::Root(i) => {
                 let (state, task) = self.reader.visit_root(&self.config.roots[i], v);
-                done.out.take_from(v);
                 done.state = state;
                 task
             }
             SortedTask::Dir(parent, child) => {
                 let _pin = parent.fd.pin();
                 let (state, task) = self.reader.visit_child(&parent, &child, v);
-                done.out.take_from(v);
                 done.state = state;
                 task
             }
@@ -226,7 +289,6 @@ impl<'w> Worker<'w> {
                 let _pin = parent.fd.pin();
                 for child in &files {
                     let (state, _) = self.reader.visit_child(&parent, child, v);
-                    done.out.take_from(v);
                     if state == WalkState::Quit {
                         done.state = state;
                         break;
@@ -239,6 +301,10 @@ impl<'w> Worker<'w> {
             let key: Arc<[u32]> = key.iter().copied().chain([slot]).collect();
             self.read_dir(task, key, v, &mut done);
         }
+        // The item's output, taken once at its end: until then the visitor
+        // holds all of it, so that a turn given in the middle finds nothing
+        // of the item here, ahead of what the visitor writes.
+        done.out.take_from(v);
         done
     }
 
@@ -249,7 +315,6 @@ impl<'w> Worker<'w> {
             Ok(dir) => Arc::new(dir),
             Err(task) => {
                 done.state = self.reader.post_visit_task(&task, v);
-                done.out.take_from(v);
                 return;
             }
         };
@@ -259,13 +324,57 @@ impl<'w> Worker<'w> {
         drop(pin);
         if read == WalkState::Quit {
             done.state = WalkState::Quit;
+            self.children = children;
             return;
         }
+        done.read = Some(self.node_of(dir, key, &mut children));
+        self.children = children;
+    }
+
+    /// Takes listed root `i` (see [`WalkBuilder::add_listed`]) as the
+    /// directory at `key ++ [slot]`: its listed entries, as if read.
+    fn take_listed<V: Visitor>(
+        &mut self,
+        i: usize,
+        key: &[u32],
+        slot: u32,
+        v: &mut V,
+        done: &mut Done,
+    ) {
+        let root = &self.config.roots[i];
+        let (state, dir) = self.reader.listed_root(root, v);
+        done.state = state;
+        let Some(dir) = dir.filter(|_| state == WalkState::Continue) else { return };
+        let dir = Arc::new(dir);
+        let mut children = std::mem::take(&mut self.children);
+        let pin = dir.fd.pin();
+        let read = self.reader.known_children(&dir, root, v, &mut children);
+        drop(pin);
+        if read == WalkState::Quit {
+            done.state = WalkState::Quit;
+            self.children = children;
+            return;
+        }
+        let key: Arc<[u32]> = key.iter().copied().chain([slot]).collect();
+        done.read = Some(self.node_of(dir, key, &mut children));
+        self.children = children;
+    }
+
+    /// The node of directory `dir` (at `key`) with entries `children`:
+    /// sorted, grouped into items.
+    fn node_of(&self, dir: Arc<OpenDir>, key: Arc<[u32]>, children: &mut Vec<Child>) -> Node {
         children.sort_unstable_by(|a, b| a.name.to_bytes().cmp(b.name.to_bytes()));
         let mut work = Vec::new();
         let threads = self.shared.threads.load(AtomicOrdering::Relaxed).max(1);
         let mut rest = children.drain(..).peekable();
+        let mut path = Vec::new();
         while let Some(child) = rest.next() {
+            if child.file_type.is_dir() && child.descent == Descent::Listed {
+                join_path(&mut path, &dir.path, child.name.to_bytes());
+                let root = self.shared.nested.get(&path).copied();
+                work.push(SortedTask::Listed(dir.clone(), Box::new(child), root));
+                continue;
+            }
             if child.file_type.is_dir() {
                 work.push(SortedTask::Dir(dir.clone(), Box::new(child)));
                 continue;
@@ -282,10 +391,8 @@ impl<'w> Worker<'w> {
                 work.push(SortedTask::Files(dir.clone(), run.by_ref().take(size).collect()));
             }
         }
-        drop(rest);
-        self.children = children;
         let post = self.shared.post_order.then(|| dir.clone());
-        done.read = Some(Node::new(key, work, post));
+        Node::new(key, work, post)
     }
 
     /// Post order: visits directory `id` again, and each ancestor whose
@@ -327,6 +434,8 @@ impl<'w> Worker<'w> {
             st.take_ready(&mut ready, self.shared.post_order);
             if ready.is_empty() {
                 st.writing = false;
+                // The cursor stopped at an item running: its turn.
+                st.give_turn();
                 self.shared.wake_waiters(&st);
                 return Ok(st);
             }

@@ -4,6 +4,7 @@
 use crate::entry::{DirRead, Entry};
 use crate::error::WalkError;
 use crate::pieces::{Piece, Pieces};
+use crate::turn::Turn;
 
 /// What a visitor wants next.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
@@ -38,8 +39,10 @@ pub trait Visitor: Send {
         WalkState::Continue
     }
 
-    /// In a sorted walk: appends to `out` the output made by the visit that
-    /// just returned (`visit`, or `visit_dir_end`), in tagged pieces. The
+    /// In a sorted walk: appends to `out` the output made by the visits of
+    /// the work item that just ended (`visit` of an entry, or of a batch of
+    /// a directory's files, and of their errors; `visit_dir_end`), in
+    /// tagged pieces. The
     /// walk holds it until everything before it in walk order was written,
     /// then hands it to [`Visitor::write_output`]. By default a visitor
     /// hands over nothing: it writes as it goes, which keeps the order only
@@ -56,5 +59,14 @@ pub trait Visitor: Send {
     /// on any thread's visitor, one call at a time; Quit stops the walk.
     fn write_output(&mut self, _pieces: &[Piece<'_>]) -> WalkState {
         WalkState::Continue
+    }
+
+    /// In a sorted walk (not post order): this visitor's [`Turn`], which
+    /// the walk gives while the item it visits is under the write cursor.
+    /// The visitor then writes its output as it goes (what it held of the
+    /// item first), in order, and hands over nothing more of it; none by
+    /// default (every item's output is handed over whole).
+    fn turn(&self) -> Option<Turn> {
+        None
     }
 }

@@ -400,3 +400,136 @@ fn a_slow_first_entry_holds_back_at_most_the_reorder_buffer() {
     let peak = peak.load(Ordering::SeqCst);
     assert!(peak <= bound, "held {peak} bytes, bound {bound} (all output: {total})");
 }
+
+/// Records, written at once while the walk gives the visit its turn
+/// (what was held of the item first), else handed over.
+struct Turned<'a> {
+    records: Records<'a>,
+    turn: trawl_walk::Turn,
+    /// Records written under the turn.
+    direct: &'a AtomicUsize,
+}
+
+impl Turned<'_> {
+    fn write_if_mine(&mut self) {
+        if self.turn.is_mine() && !self.records.out.is_empty() {
+            let n = self.records.out.iter().filter(|&&b| b == b'\n').count();
+            self.direct.fetch_add(n, Ordering::SeqCst);
+            self.records.written.lock().unwrap().append(&mut self.records.out);
+        }
+    }
+}
+
+impl Visitor for Turned<'_> {
+    fn visit(&mut self, e: &Entry<'_>) -> WalkState {
+        // Before and after: a turn may come while the visit runs.
+        self.write_if_mine();
+        let state = self.records.visit(e);
+        self.write_if_mine();
+        state
+    }
+    fn error(&mut self, err: WalkError) -> WalkState {
+        self.records.error(err)
+    }
+    fn take_output(&mut self, out: &mut Pieces) {
+        self.records.take_output(out)
+    }
+    fn write_output(&mut self, pieces: &[Piece<'_>]) -> WalkState {
+        self.records.write_output(pieces)
+    }
+    fn turn(&self) -> Option<trawl_walk::Turn> {
+        Some(self.turn.clone())
+    }
+}
+
+#[test]
+fn visits_given_the_turn_write_at_once_and_the_order_stays_the_walks() {
+    let tmp = tempfile::tempdir().unwrap();
+    make_tree(tmp.path());
+    let mut want = Vec::new();
+    naive(tmp.path(), b"r", 0, None, false, &mut want);
+    for threads in [1, 2, 4, 8] {
+        for _ in 0..3 {
+            let written = Mutex::new(Vec::new());
+            let direct = AtomicUsize::new(0);
+            let mut w = WalkBuilder::new();
+            w.add_root_displayed(tmp.path().as_os_str().as_bytes(), b"r");
+            w.sorted(true).threads(threads);
+            w.run(|_| Turned {
+                records: Records::new(&written),
+                turn: trawl_walk::Turn::new(),
+                direct: &direct,
+            });
+            let got = lines(&written.into_inner().unwrap());
+            assert_eq!(show(&got), show(&want), "{threads} threads");
+            // On one thread every visit is under the cursor.
+            let direct = direct.load(Ordering::SeqCst);
+            match threads {
+                1 => assert_eq!(direct, want.len()),
+                _ => assert!(direct > 0, "{threads} threads: no visit had the turn"),
+            }
+        }
+    }
+}
+
+#[test]
+fn listed_directories_are_taken_where_their_entries_come_in_a_sorted_walk() {
+    use std::ffi::CString;
+    use trawl_walk::{Descent, FileType, Itself, ListedDir, Opening};
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    for (rel, body) in [
+        ("a.txt", "x"),
+        ("b/c.txt", "x"),
+        ("b/d/e.txt", "x"),
+        ("b2.txt", "x"),
+        ("c/new/f.txt", "x"),
+    ] {
+        let p = root.join(rel);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, body).unwrap();
+    }
+    let mut want = Vec::new();
+    naive(root, b"r", 0, None, false, &mut want);
+    // The root itself is not visited.
+    want.remove(0);
+    let entry = |name: &str, t: FileType, d: Descent| (CString::new(name).unwrap(), t, d);
+    let (file, dir) = (FileType::File, FileType::Dir);
+    let listed = [
+        // Added deepest first: the walk nests them by their displays.
+        ("b/d", 2, vec![entry("e.txt", file, Descent::Walked)]),
+        (
+            "",
+            0,
+            vec![
+                entry("c", dir, Descent::Walked),
+                entry("a.txt", file, Descent::Walked),
+                entry("b2.txt", file, Descent::Walked),
+                entry("b", dir, Descent::Listed),
+            ],
+        ),
+        ("b", 1, vec![entry("d", dir, Descent::Listed), entry("c.txt", file, Descent::Walked)]),
+    ];
+    for threads in [1, 2, 4] {
+        let written = Mutex::new(Vec::new());
+        let mut w = WalkBuilder::new();
+        for (rel, depth, children) in &listed {
+            let join = |base: &[u8]| match rel.is_empty() {
+                true => base.to_vec(),
+                false => [base, b"/", rel.as_bytes()].concat(),
+            };
+            w.add_listed(ListedDir {
+                path: &join(root.as_os_str().as_bytes()),
+                display: &join(b"r"),
+                depth: *depth,
+                children: children.clone(),
+                opening: Opening::Now,
+                itself: Itself::NotVisited,
+            });
+        }
+        w.sorted(true).threads(threads);
+        w.run(|_| Records::new(&written));
+        let got = lines(&written.into_inner().unwrap());
+        assert_eq!(show(&got), show(&want), "{threads} threads");
+    }
+}

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use crate::open_dir::{Child, OpenDir};
 use crate::pieces::{Piece, Pieces};
+use crate::turn::Turn;
 use crate::visitor::{Visitor, WalkState};
 
 /// Counted against the limit for each finished, unwritten slot, so that a
@@ -22,6 +23,10 @@ pub(super) enum SortedTask {
     Dir(Arc<OpenDir>, Box<Child>),
     /// Visit consecutive non-directories of a read directory.
     Files(Arc<OpenDir>, Vec<Child>),
+    /// Visit a directory among a listed directory's entries whose own
+    /// entries are listed too, then take them from the listed root of that
+    /// number (see [`crate::WalkBuilder::add_listed`]), if any.
+    Listed(Arc<OpenDir>, Box<Child>, Option<usize>),
 }
 
 /// A work item taken from its node, and its place in the walk.
@@ -80,6 +85,8 @@ pub(super) struct Slot {
     /// For a directory that was read: the node of its entries (index and
     /// generation).
     pub(super) child: Option<(usize, u64)>,
+    /// While its item runs: the visitor's turn to write, if it takes one.
+    pub(super) runner: Option<Turn>,
 }
 
 /// A directory that was read (or the top, holding the roots).
@@ -133,7 +140,8 @@ pub(super) struct OrderTree {
     pub(super) held: usize,
     /// Items taken and not finished.
     pub(super) running: usize,
-    /// A thread is writing (one at a time, so writes stay in order).
+    /// A thread is writing (one at a time, so writes stay in order): the
+    /// one writing what is ready, or the one whose item has the turn.
     pub(super) writing: bool,
     /// Threads waiting on the condition variable.
     pub(super) waiting: usize,
@@ -240,6 +248,28 @@ impl OrderTree {
         }
     }
 
+    /// The item at `(node, slot)` runs with the visitor's `turn`: given at
+    /// once when it is under the write cursor and no thread writes.
+    pub(super) fn runs_with(&mut self, (node, slot): (usize, u32), turn: &Turn) {
+        self.node(node).slots[slot as usize].runner = Some(turn.clone());
+        self.give_turn();
+    }
+
+    /// Gives the turn to write to the item under the write cursor, when it
+    /// runs with one and no thread writes; the writing is then its own
+    /// until it ends.
+    pub(super) fn give_turn(&mut self) {
+        if self.writing {
+            return;
+        }
+        let Some(&(id, at)) = self.cursor.last() else { return };
+        let Some(slot) = self.node(id).slots.get(at as usize) else { return };
+        if let (false, Some(turn)) = (slot.done, &slot.runner) {
+            turn.give();
+            self.writing = true;
+        }
+    }
+
     /// Takes the next pending item of node `id`.
     pub(super) fn take(&mut self, id: usize) -> PlacedTask {
         let node = self.node(id);
@@ -342,6 +372,7 @@ impl OrderTree {
         s.done = true;
         s.out = done.out;
         s.child = child;
+        s.runner = None;
         if post_order && child.is_none() && self.finish_slot(node) {
             due = Some(node);
         }

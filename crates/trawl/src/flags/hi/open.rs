@@ -31,7 +31,11 @@ impl Settings {
         let served = trawl_index::serves(&trawl_index::Search {
             kind: trawl_index::SearchKind::Contents,
             no_index: low.no_index,
-            ordered: self.sorted || self.order.is_some(),
+            order: match (self.order, self.sorted) {
+                (Some(_), _) => trawl_index::Order::Other,
+                (None, true) => trawl_index::Order::ByPath,
+                (None, false) => trawl_index::Order::Any,
+            },
             follows_links: low.dereference,
             // --glob, --type and --no-hidden choose by the path below the operand.
             chooses_entries: self.gitignore || self.filter.chosen.is_some(),
