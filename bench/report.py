@@ -4,6 +4,7 @@ results file of bench/run. Standard library only.
   python3 bench/report.py RESULTS.json [OUT_DIR]   (bench/run --report does the same)
 """
 
+import json
 import html
 import os
 import re
@@ -357,6 +358,7 @@ def markdown(results, source, svg_name):
     if os.path.exists(targets):
         with open(targets) as f:
             out += [f.read().rstrip(), ""]
+    out += dask_section()
     more = {}
     for c in results["cases"]:
         if c.get("mode") == "warm" and c.get("runs", s["warm_runs"]) != s["warm_runs"]:
@@ -386,6 +388,39 @@ def markdown(results, source, svg_name):
             out.append(f"- {note}")
         out += [detail_table(case), ""]
     return "\n".join(out)
+
+
+def dask_section():
+    """The latest figures of bench/dask.py (trawl-dask, issue 44), if any."""
+    import glob
+    here = os.path.dirname(os.path.abspath(__file__))
+    found = sorted(glob.glob(os.path.join(here, "results", "dask-*.json")))
+    if not found:
+        return []
+    with open(found[-1]) as f:
+        d = json.load(f)
+    rel = os.path.relpath(found[-1], os.path.dirname(here))
+    sec = lambda x: f"{x:.2f} s"
+    rows = [
+        ("one `trawl --sort path -n " + d["pattern"] + "` over the Linux tree",
+         sec(d["one_trawl_sorted_s"]) + f" (unsorted {sec(d['one_trawl_s'])})"),
+        (f"`trawl-dask --local 2`, the same tree in {d['local2_shards']} shards "
+         f"(output equal: {'yes' if d['same_output'] else 'NO'})",
+         f"{sec(d['local2_s'])}: {d['ratio']:.2f}x; target 1.5x + 1 s = {sec(d['target'])}"),
+        ("fixed start: `trawl-dask --local 2` over one small file", sec(d["local2_fixed_start_s"])),
+        ("per-shard overhead on a running cluster (task start to first byte at the client)",
+         f"median {d['shard_overhead_ms_median']:.0f} ms, max {d['shard_overhead_ms_max']:.0f} ms"),
+        (f"{d['six_lines']:,} lines over 2 shards on a running cluster "
+         f"(one trawl {sec(d['six_one_trawl_s'])})",
+         f"{sec(d['six_s'])}; client (trawl-dask) peak RSS {d['six_client_peak_rss_mb']:.0f} MB, "
+         f"the merge's {d['six_merge_peak_rss_mb']:.0f} MB"),
+    ]
+    out = ["## Beyond one machine (bench/dask.py)", "",
+           f"Run on {d['date']}, {d['cpus']} CPUs, scheduler and workers on 127.0.0.1; "
+           f"results: `{rel}`; docs/DISTRIBUTED.md explains them.", "",
+           "| measure | value |", "|---|---|"]
+    out += [f"| {cell(a)} | {cell(b)} |" for a, b in rows]
+    return out + [""]
 
 
 def svg(results):
