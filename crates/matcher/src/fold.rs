@@ -162,9 +162,9 @@ impl FoldFinder {
             i1,
             i2,
             #[cfg(target_arch = "x86_64")]
-            avx2: std::arch::is_x86_feature_detected!("avx2"),
+            avx2: crate::simd::avx2(),
             #[cfg(target_arch = "x86_64")]
-            avx512: std::arch::is_x86_feature_detected!("avx512bw"),
+            avx512: crate::simd::avx512bw(),
         })
     }
 

@@ -28,10 +28,7 @@ impl FoldSet {
     /// None without AVX2, with more than [`FoldSet::MAX`] strings, or with
     /// a string shorter than two bytes.
     pub(crate) fn new(patterns: &[Vec<u8>]) -> Option<FoldSet> {
-        #[cfg(target_arch = "x86_64")]
-        let avx2 = std::arch::is_x86_feature_detected!("avx2");
-        #[cfg(not(target_arch = "x86_64"))]
-        let avx2 = false;
+        let avx2 = crate::simd::avx2();
         if !avx2 || patterns.is_empty() || patterns.len() > Self::MAX {
             return None;
         }

@@ -59,6 +59,7 @@ mod regcomp;
 mod rust;
 mod shift;
 mod shift_or;
+pub mod simd;
 mod slots;
 mod tokens;
 mod wide_pairs;

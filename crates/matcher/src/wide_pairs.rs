@@ -216,11 +216,7 @@ impl WidePairs {
 
     /// Whether the CPU runs this search (AVX-512 BW and VBMI).
     pub(crate) fn available() -> bool {
-        #[cfg(target_arch = "x86_64")]
-        return std::arch::is_x86_feature_detected!("avx512bw")
-            && std::arch::is_x86_feature_detected!("avx512vbmi");
-        #[allow(unreachable_code)]
-        false
+        crate::simd::avx512vbmi()
     }
 
     /// The bytes a pair spans: its gap and one.

@@ -22,6 +22,8 @@
 //!   `trawl --sort path` (or `find --sort`) over the same roots;
 //!   `shard_streams`: a file printing megabytes in bounded records, and a
 //!   shard served by the worker's index.
+//! - `simd`: every vector path of the matcher (TRAWL_SIMD caps it) against
+//!   GNU grep for fixed strings and sets.
 //! - `invocations`: trawl started as other users, scripts and programs
 //!   start it (another user's home, no terminal, no readable configuration).
 //! - `faults`: special files, loops, permissions, races, huge inputs,
@@ -52,5 +54,6 @@ mod patterns;
 mod properties;
 mod shard;
 mod shard_streams;
+mod simd;
 mod sorted;
 mod trawl_only;
