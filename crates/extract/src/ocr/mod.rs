@@ -340,9 +340,13 @@ impl Ocr {
         let tiff = tesseract_tool(&["-l", &languages], Layout::Pages);
         let page = tesseract_tool(&["-l", &languages, "--dpi", &dpi], Layout::Lines);
         let poppler = || Provenance::Required { package: "poppler-utils" };
-        // Page numbers come at each run: see Ocr::render_args.
-        let render = Tool::builtin("ocr", &["pdftoppm"], Layout::Lines, poppler());
-        let sizes = Tool::builtin("ocr", &["pdfinfo"], Layout::Lines, poppler());
+        // Page numbers come at each run (see Ocr::render_args); these
+        // arguments are what `trawl extractors` shows, and part of the
+        // identity.
+        let render_argv = ["pdftoppm", "-f", "N", "-l", "N", "-r", &dpi, "-gray", "/dev/stdin"];
+        let render = Tool::builtin("ocr", &render_argv, Layout::Lines, poppler());
+        let sizes_argv = ["pdfinfo", "-f", "1", "-l", "N", "/dev/stdin"];
+        let sizes = Tool::builtin("ocr", &sizes_argv, Layout::Lines, poppler());
         let data = data_identity(&options, image.executable().as_deref());
         let limits = format!("max_pixels={} min_side={MIN_SIDE}\0", options.max_pixels);
         let made_of = |what: &str, tools: &[&Tool]| -> Option<Vec<u8>> {
