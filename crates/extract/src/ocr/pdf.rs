@@ -103,7 +103,14 @@ impl Extractor {
         if wanted.is_empty() {
             return Ok(Outcome::Ran(text(&mut layer)));
         }
-        let sizes = self.page_sizes(ocr, &file, name, pages.len())?;
+        let sizes = match self.page_sizes(ocr, &file, name, pages.len()) {
+            Ok(sizes) => sizes,
+            // The text layer is still searched.
+            Err(e) => {
+                text(&mut layer);
+                return Err(e);
+            }
+        };
         let work = Work {
             ocr,
             file: &file,
