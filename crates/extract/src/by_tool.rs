@@ -70,16 +70,28 @@ impl Extractor {
     fn tool_for(&self, kind: Kind, document: &File) -> io::Result<Option<&Tool>> {
         let b = &self.builtins;
         Ok(match kind {
-            Kind::Pdf => Some(&b.pdf),
-            Kind::PostScript => Some(&b.postscript),
-            Kind::Dvi => Some(&b.dvi),
             Kind::Ole => crate::ole::office(document)?.map(|office| match office {
                 Office::Word => &b.word,
                 Office::Excel => &b.excel,
             }),
-            Kind::Configured(i) => self.configured.get(i).map(|c| &c.tool),
-            _ => None,
+            kind => self.tool_of(kind),
         })
+    }
+
+    /// The tool that reads every document of this kind (not OLE2 files:
+    /// their tool depends on what is inside).
+    fn tool_of(&self, kind: Kind) -> Option<&Tool> {
+        let b = &self.builtins;
+        match (kind, &self.ocr) {
+            (Kind::Pdf, Some(ocr)) => Some(&ocr.pdf_reader),
+            (Kind::Pdf, None) => Some(&b.pdf),
+            (Kind::PostScript, _) => Some(&b.postscript),
+            (Kind::Dvi, _) => Some(&b.dvi),
+            (Kind::Image(crate::ImageFormat::Tiff), Some(ocr)) => Some(&ocr.tiff_reader),
+            (Kind::Image(_), Some(ocr)) => Some(&ocr.image_reader),
+            (Kind::Configured(i), _) => self.configured.get(i).map(|c| &c.tool),
+            _ => None,
+        }
     }
 
     /// Searches the text of `document`, of a kind [`Kind::is_document`]
@@ -179,7 +191,7 @@ impl Extractor {
                 recorded(name, r, tool.layout, origin, &mut recorder, visit)
             };
             let subject = Subject { file: document, path, name };
-            self.runner.run(tool, subject, &mut text)
+            self.extract_by(tool, subject, &mut text)
         };
         if reads_path && path.is_some_and(|p| !same_file(p, opened.as_ref())) {
             keys.clear();
@@ -243,14 +255,7 @@ impl Extractor {
         kind: Kind,
         visit: &mut dyn Visit,
     ) -> Option<Flow> {
-        let b = &self.builtins;
-        let tool = match kind {
-            Kind::Pdf => &b.pdf,
-            Kind::PostScript => &b.postscript,
-            Kind::Dvi => &b.dvi,
-            Kind::Configured(i) => &self.configured.get(i)?.tool,
-            _ => return None,
-        };
+        let tool = self.tool_of(kind)?;
         let key = decoded_key(file, tool.identity()?).ok()?;
         let cache = self.cache_for(visit)?;
         self.cached(cache, tool, (&key, &[]), None, name, Origin::Whole, visit)

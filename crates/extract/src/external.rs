@@ -93,6 +93,16 @@ impl Runner {
         Runner { limits, jobs, running: Mutex::new(0), freed: Condvar::new(), cancel }
     }
 
+    /// Children that may run at once.
+    pub(crate) fn jobs(&self) -> usize {
+        self.jobs
+    }
+
+    /// Whether the run was cancelled.
+    pub(crate) fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+
     /// Waits for a free slot; the slot is given back when the guard drops.
     fn slot(&self) -> Slot<'_> {
         let mut running = self.running.lock().unwrap_or_else(|p| p.into_inner());
@@ -109,6 +119,18 @@ impl Runner {
     pub(crate) fn run(
         &self,
         tool: &Tool,
+        subject: Subject<'_>,
+        text: &mut dyn FnMut(&mut dyn Read) -> crate::Flow,
+    ) -> io::Result<Outcome> {
+        self.run_with(tool, None, subject, text)
+    }
+
+    /// As [`Runner::run`], with `args` instead of the tool's own when
+    /// given (a page of a document: see [`crate::ocr`]).
+    pub(crate) fn run_with(
+        &self,
+        tool: &Tool,
+        args: Option<Vec<std::ffi::OsString>>,
         subject: Subject<'_>,
         text: &mut dyn FnMut(&mut dyn Read) -> crate::Flow,
     ) -> io::Result<Outcome> {
@@ -132,9 +154,11 @@ impl Runner {
                 }
             },
         };
+        let args = args.unwrap_or_else(|| tool.args_for(path.as_deref()));
         let _slot = self.slot();
         let spawned = Command::new(&tool.program)
-            .args(tool.args_for(path.as_deref()))
+            .args(args)
+            .envs(tool.env.iter().copied())
             .stdin(stdin)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -234,6 +258,9 @@ fn failure(tool: &Tool, status: std::process::ExitStatus) -> String {
         }
         (Some(3), _) if tool.program == "pdftotext" => {
             "encrypted PDF, not searched (pdftotext: exit 3, no permission)".into()
+        }
+        (Some(1), _) if tool.program == "tesseract" => {
+            "damaged or unreadable image (tesseract: exit 1)".into()
         }
         (Some(c), _) => format!("{} failed (exit {c})", tool.program.to_string_lossy()),
         (None, Some(s)) => format!("{} was killed by signal {s}", tool.program.to_string_lossy()),

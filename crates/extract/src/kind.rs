@@ -24,6 +24,9 @@ pub enum Kind {
     Dvi,
     /// An OLE2 compound file: legacy Office (doc, xls, ppt), also msi, msg.
     Ole,
+    /// An image, read through OCR (when it is asked for: see
+    /// [`crate::ocr`]). Never told by [`detect`]; [`image`] tells it.
+    Image(ImageFormat),
     /// A file a configured extractor reads (by its name and/or first
     /// bytes): the extractor's place in the configuration. Never told by
     /// [`detect`].
@@ -36,7 +39,63 @@ impl Kind {
 
     /// Whether it is a document whose text a tool extracts.
     pub fn is_document(self) -> bool {
-        Kind::DOCUMENTS.contains(&self) || matches!(self, Kind::Configured(_))
+        Kind::DOCUMENTS.contains(&self) || matches!(self, Kind::Configured(_) | Kind::Image(_))
+    }
+}
+
+/// An image format that Tesseract (through Leptonica) reads.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub enum ImageFormat {
+    /// PNG.
+    Png,
+    /// JPEG (JFIF, Exif).
+    Jpeg,
+    /// TIFF, of one or more pages.
+    Tiff,
+    /// GIF (its first frame).
+    Gif,
+    /// Windows and OS/2 bitmaps.
+    Bmp,
+    /// WebP, lossy or lossless.
+    WebP,
+}
+
+impl ImageFormat {
+    /// The format's usual name.
+    pub fn name(self) -> &'static str {
+        match self {
+            ImageFormat::Png => "PNG",
+            ImageFormat::Jpeg => "JPEG",
+            ImageFormat::Tiff => "TIFF",
+            ImageFormat::Gif => "GIF",
+            ImageFormat::Bmp => "BMP",
+            ImageFormat::WebP => "WebP",
+        }
+    }
+}
+
+/// Tells an image from its first bytes (up to [`HEAD`] of them): its
+/// format's signature (BMP's two letters only with a known header size
+/// after them, so that text starting with "BM" is not taken for one).
+pub fn image(head: &[u8]) -> Option<ImageFormat> {
+    let le32 =
+        |at: usize| head.get(at..at + 4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+    if head.starts_with(b"\x89PNG\r\n\x1a\n") {
+        Some(ImageFormat::Png)
+    } else if head.starts_with(&[0xff, 0xd8, 0xff]) {
+        Some(ImageFormat::Jpeg)
+    } else if head.starts_with(b"II*\0") || head.starts_with(b"MM\0*") {
+        Some(ImageFormat::Tiff)
+    } else if head.starts_with(b"GIF87a") || head.starts_with(b"GIF89a") {
+        Some(ImageFormat::Gif)
+    } else if head.starts_with(b"RIFF") && head.get(8..12) == Some(b"WEBP") {
+        Some(ImageFormat::WebP)
+    } else if head.starts_with(b"BM")
+        && matches!(le32(14), Some(12 | 40 | 52 | 56 | 64 | 108 | 124))
+    {
+        Some(ImageFormat::Bmp)
+    } else {
+        None
     }
 }
 
@@ -163,5 +222,22 @@ mod tests {
         assert_eq!(detect(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1\0"), Kind::Ole);
         assert_eq!(detect(b"hello\n"), Kind::Plain);
         assert_eq!(detect(b""), Kind::Plain);
+    }
+
+    #[test]
+    fn images_are_told_by_their_signatures_not_by_detect() {
+        use super::{image, ImageFormat};
+        assert_eq!(image(b"\x89PNG\r\n\x1a\n\0\0\0\x0dIHDR"), Some(ImageFormat::Png));
+        assert_eq!(image(b"\xff\xd8\xff\xe0\0\x10JFIF"), Some(ImageFormat::Jpeg));
+        assert_eq!(image(b"II*\0\x08\0\0\0"), Some(ImageFormat::Tiff));
+        assert_eq!(image(b"MM\0*\0\0\0\x08"), Some(ImageFormat::Tiff));
+        assert_eq!(image(b"GIF89a\x10\0\x10\0"), Some(ImageFormat::Gif));
+        assert_eq!(image(b"RIFF\0\0\0\0WEBPVP8L"), Some(ImageFormat::WebP));
+        assert_eq!(image(b"RIFF\0\0\0\0WAVEfmt "), None);
+        let mut bmp = b"BM\0\0\0\0\0\0\0\0\x36\0\0\0".to_vec();
+        bmp.extend_from_slice(&40u32.to_le_bytes());
+        assert_eq!(image(&bmp), Some(ImageFormat::Bmp));
+        assert_eq!(image(b"BMW drivers: a list of 40 cars\n"), None);
+        assert_eq!(detect(b"\x89PNG\r\n\x1a\n"), Kind::Plain, "images are bytes without OCR");
     }
 }

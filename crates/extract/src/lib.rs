@@ -5,7 +5,9 @@
 //! (`document`), and PDFs the text of `pdftotext`, run as a child process
 //! (`external`: a bounded pool, time and output limits, always reaped);
 //! what extractor processes make, and what slow codecs decode, is kept in
-//! a [`cache`] so that it is made once.
+//! a [`cache`] so that it is made once. With [`Extractor::with_ocr`],
+//! images and PDF pages without text are recognised by Tesseract
+//! ([`ocr`]), one page at a time per job, through the same pool and cache.
 //!
 //! A file's kind is told by its first bytes ([`detect`]), not by its name.
 //! Compressed streams (gzip, bzip2, xz, zstd, lz4) are decoded in-process
@@ -63,6 +65,7 @@ mod document;
 mod external;
 mod guard;
 mod kind;
+pub mod ocr;
 mod ole;
 pub mod pack;
 mod spool;
@@ -72,7 +75,7 @@ mod zip_error;
 pub use document::Document;
 pub use external::ExternalLimits;
 pub use guard::BombLimits;
-pub use kind::{detect, Codec, Kind, HEAD};
+pub use kind::{detect, image, Codec, ImageFormat, Kind, HEAD};
 
 /// Whether a visit goes on.
 #[derive(Clone, Copy, Debug, Eq, PartialEq)]
@@ -273,6 +276,8 @@ pub struct Extractor {
     builtins: tools::Builtins,
     /// The user's, asked first.
     configured: Vec<configured::Configured>,
+    /// Images and PDF pages without text recognised (None: not asked).
+    ocr: Option<ocr::Ocr>,
     /// The hash of [`Extractor::signature`], made once.
     signature_hash: std::sync::OnceLock<[u8; 32]>,
 }
@@ -295,6 +300,7 @@ impl Extractor {
             cache: std::sync::OnceLock::new(),
             builtins: tools::Builtins::default(),
             configured: Vec::new(),
+            ocr: None,
             signature_hash: std::sync::OnceLock::new(),
         }
     }
@@ -304,6 +310,22 @@ impl Extractor {
     pub fn with_configured(mut self, configured: Vec<configured::Configured>) -> Self {
         self.configured = configured;
         self
+    }
+
+    /// Images, and PDF pages whose text layer is empty or nearly so, read
+    /// through OCR with `options` (see [`ocr`]); only when documents are
+    /// read.
+    pub fn with_ocr(mut self, options: ocr::OcrOptions) -> Self {
+        if self.limits.documents {
+            self.ocr = Some(ocr::Ocr::new(options, &self.builtins.pdf));
+        }
+        self
+    }
+
+    /// The OCR this extractor runs, if any: its options and the programs
+    /// it starts, each with what it is for.
+    pub fn ocr(&self) -> Option<(&ocr::OcrOptions, [(&tools::Tool, &'static str); 3])> {
+        self.ocr.as_ref().map(|o| (&o.options, o.programs()))
     }
 
     /// The configured extractors, then the built-in tools.
@@ -331,6 +353,15 @@ impl Extractor {
                 sig.push(b'\n');
             }
         }
+        // Without OCR, the signature stays what it was before OCR existed
+        // (indexes and packs made then still serve).
+        if let Some(ocr) = &self.ocr {
+            sig.extend_from_slice(ocr.options.signature_line().as_bytes());
+            for tool in [&ocr.pdf_reader, &ocr.image_reader, &ocr.tiff_reader] {
+                sig.extend_from_slice(tool.identity().unwrap_or(b"(missing)"));
+                sig.push(b'\n');
+            }
+        }
         sig
     }
 
@@ -352,7 +383,10 @@ impl Extractor {
         }
         match self.configured.iter().position(|c| c.claims(name, head)) {
             Some(i) => Kind::Configured(i),
-            None => detect(head),
+            None => match (detect(head), &self.ocr) {
+                (Kind::Plain, Some(_)) => image(head).map_or(Kind::Plain, Kind::Image),
+                (kind, _) => kind,
+            },
         }
     }
 
@@ -454,7 +488,12 @@ impl Extractor {
                     Flow::Continue
                 }
             },
-            Kind::Pdf | Kind::PostScript | Kind::Dvi | Kind::Ole | Kind::Configured(_) => {
+            Kind::Pdf
+            | Kind::PostScript
+            | Kind::Dvi
+            | Kind::Ole
+            | Kind::Image(_)
+            | Kind::Configured(_) => {
                 // A compressed document of the tree: known by its file's
                 // stat key when a run before read it.
                 let file = whole.filter(|_| depth > 0 && origin == Origin::Whole);

@@ -56,6 +56,18 @@ pub enum OnFailure {
     SearchBytes,
 }
 
+/// What running a tool on a document means.
+#[derive(Clone, Copy, Debug, Eq, PartialEq)]
+pub(crate) enum Work {
+    /// Its program, once, on the document.
+    Program,
+    /// OCR of a PDF's pages that have no text (see [`crate::ocr`]): its
+    /// text layer, and pages rendered and recognised one at a time.
+    OcrPdf,
+    /// OCR of an image (see [`crate::ocr`]).
+    OcrImage,
+}
+
 /// A program that writes a document's text on its standard output.
 #[derive(Debug)]
 pub struct Tool {
@@ -75,6 +87,10 @@ pub struct Tool {
     pub on_failure: OnFailure,
     /// Where it comes from.
     pub origin: Provenance,
+    /// What running it means.
+    pub(crate) work: Work,
+    /// Variables set in its environment (besides trawl's own).
+    pub(crate) env: &'static [(&'static str, &'static str)],
     /// What identifies its output for the cache, found once.
     pub(crate) identity: OnceLock<Option<Vec<u8>>>,
     /// It was found missing (and reported, if it is reported).
@@ -99,12 +115,14 @@ impl Tool {
             timeout: None,
             on_failure: OnFailure::Report,
             origin,
+            work: Work::Program,
+            env: &[],
             identity: OnceLock::new(),
             missing: AtomicBool::new(false),
         }
     }
 
-    fn builtin(name: &str, argv: &[&str], layout: Layout, origin: Provenance) -> Tool {
+    pub(crate) fn builtin(name: &str, argv: &[&str], layout: Layout, origin: Provenance) -> Tool {
         let args = argv[1..].iter().map(OsString::from).collect();
         Tool { layout, ..Tool::new(name, OsStr::new(argv[0]), args, origin) }
     }
@@ -113,6 +131,14 @@ impl Tool {
     /// [`OnFailure::SearchBytes`]).
     pub(crate) fn searching_bytes_on_failure(self) -> Tool {
         Tool { on_failure: OnFailure::SearchBytes, ..self }
+    }
+
+    /// This tool, whose identity for the cache is `identity` (made of
+    /// other tools': see [`crate::ocr`]) rather than its own executable's.
+    pub(crate) fn identified_by(self, identity: Option<Vec<u8>>) -> Tool {
+        let tool = Tool { identity: OnceLock::new(), ..self };
+        let _ = tool.identity.set(identity);
+        tool
     }
 
     /// The arguments for a document at `path` (`{}` replaced; a relative

@@ -27,6 +27,9 @@ pub enum Extraction {
     Archives,
     /// `-docs`: that, and the text of documents (PDF, office, EPUB).
     Documents,
+    /// `-ocr`: that, and scanned documents (images, PDF pages without
+    /// text) recognised by Tesseract.
+    Ocr,
 }
 
 /// A parsed `find` command line.

@@ -63,15 +63,21 @@ pub fn load() -> Result<Vec<Configured>, String> {
 
 /// The extractor for `limits`, with the cache of extracted text under
 /// `$XDG_CACHE_HOME/trawl` unless `cache` is false, and, when documents
-/// are read, the user's extractors (an error in their file is the error).
+/// are read, the user's extractors (an error in their file is the error)
+/// and OCR when asked (a missing language or program is the error).
 pub fn extractor(
     limits: trawl_extract::Limits,
+    ocr: Option<&trawl_extract::ocr::OcrAsked>,
     cancel: &trawl_search::Cancel,
     cache: bool,
 ) -> Result<trawl_extract::Extractor, String> {
     let mut extractor = trawl_extract::Extractor::new(limits, cancel.flag());
     if limits.documents {
         extractor = extractor.with_configured(load()?);
+    }
+    if let Some(asked) = ocr {
+        let options = trawl_extract::ocr::OcrOptions::resolve(asked).map_err(|e| e.to_string())?;
+        extractor = extractor.with_ocr(options);
     }
     Ok(match trawl_extract::cache::default_dir() {
         Some(dir) if cache => extractor.with_cache(dir, trawl_extract::cache::DEFAULT_LIMIT),
@@ -110,16 +116,75 @@ pub fn main(args: Vec<std::ffi::OsString>) -> ExitCode {
         .map(|c| (c.rule.clone(), &c.tool))
         .chain(kinds.iter().zip(builtins).map(|(k, t)| (k.to_string(), t)));
     for (what, tool) in rows {
-        let mut argv = vec![tool.program.to_string_lossy().into_owned()];
-        argv.extend(tool.args.iter().map(|a| a.to_string_lossy().into_owned()));
-        let found = match tool.executable() {
-            Some(p) => p.display().to_string(),
-            None => "MISSING".to_string(),
-        };
-        println!("{}\t{what}\t{}\t{found}\t{}", tool.name, argv.join(" "), tool.provenance());
+        row(tool, &what, &tool.provenance());
     }
+    ocr_rows();
     match crate::unusable::errored() {
         true => Ended::Failed(FailedWith::Error).into(),
         false => Ended::Ok.into(),
+    }
+}
+
+/// One line of `trawl extractors`: its name, what it reads, its command,
+/// where PATH finds it, where it comes from.
+fn row(tool: &trawl_extract::tools::Tool, what: &str, provenance: &str) {
+    let mut argv = vec![tool.program.to_string_lossy().into_owned()];
+    argv.extend(tool.args.iter().map(|a| a.to_string_lossy().into_owned()));
+    let found = match tool.executable() {
+        Some(p) => p.display().to_string(),
+        None => "MISSING".to_string(),
+    };
+    println!("{}\t{what}\t{}\t{found}\t{provenance}", tool.name, argv.join(" "));
+}
+
+/// OCR's lines (`--ocr`): its programs, then Tesseract's version, the
+/// languages installed and what --ocr reads by default.
+fn ocr_rows() {
+    use trawl_extract::ocr::{installed_languages, tessdata_dir, OcrAsked, OcrOptions};
+    let limits = trawl_extract::Limits { documents: true, ..Default::default() };
+    let ex = trawl_extract::Extractor::new(limits, Default::default());
+    let resolved = OcrOptions::resolve(&OcrAsked::default());
+    let ex = match &resolved {
+        Ok(options) => ex.with_ocr(options.clone()),
+        Err(_) => ex.with_ocr(OcrOptions {
+            languages: vec!["eng".into()],
+            dpi: trawl_extract::ocr::DEFAULT_DPI,
+            max_pixels: trawl_extract::ocr::DEFAULT_MAX_PIXELS,
+        }),
+    };
+    let Some((_, programs)) = ex.ocr() else { return };
+    for (tool, what) in programs {
+        let package = match &tool.origin {
+            trawl_extract::tools::Provenance::Required { package } => package,
+            _ => "",
+        };
+        row(tool, &format!("--ocr: {what}"), &format!("built in, with --ocr, package {package}"));
+    }
+    let Some(tesseract) = programs[0].0.executable() else {
+        println!("ocr\tTesseract MISSING\tinstall the Debian package tesseract-ocr");
+        return;
+    };
+    let version = tesseract_version(&tesseract);
+    let (languages, dir) = match tessdata_dir(&tesseract) {
+        Some(dir) => (installed_languages(&dir).join(", "), dir.display().to_string()),
+        None => ("none found".to_string(), "no tessdata directory".to_string()),
+    };
+    let default = match resolved {
+        Ok(o) => format!("--ocr reads {} at {} dpi", o.languages.join("+"), o.dpi),
+        Err(e) => e.to_string(),
+    };
+    println!("ocr\t{version}\tlanguages: {languages}\t{dir}\t{default}");
+}
+
+/// The first line of `tesseract --version` ("tesseract 5.3.0").
+fn tesseract_version(tesseract: &std::path::Path) -> String {
+    let out = std::process::Command::new(tesseract)
+        .arg("--version")
+        .stdin(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .output();
+    match out {
+        Ok(out) => String::from_utf8_lossy(&out.stdout).lines().next().unwrap_or("").to_string(),
+        Err(_) => "tesseract (version unknown)".to_string(),
     }
 }

@@ -37,7 +37,9 @@ Options:   -maxdepth N -mindepth N -depth -d -xdev -mount -daystart -follow
              gnu-awk grep ed sed posix-minimal-basic)
            -search-zip (-contains, -text and -binary look at the text inside
              compressed files and archives)  -docs (and inside PDF, office
-             and EPUB documents), as grep's --search-zip and --docs; before
+             and EPUB documents)  -ocr (and scanned documents: images and
+             PDF pages without text, through Tesseract, in the locale's
+             language or English), as grep's --search-zip, --docs and --ocr; before
              the paths, --max-archive-depth N, --extract-jobs N and
              --extract-timeout SECS bound them as they bound grep's
 Tests:     -name -iname -path -ipath -wholename -iwholename -lname -ilname
@@ -220,9 +222,10 @@ pub fn run(
         threads = 1;
     }
     if cmd.extraction != Extraction::Bytes {
-        let documents = cmd.extraction == Extraction::Documents;
+        let documents = cmd.extraction >= Extraction::Documents;
         let limits = trawl_extract::Limits::new(documents, cmd.limits);
-        match crate::extractors::extractor(limits, run.cancel(), true) {
+        let ocr = (cmd.extraction == Extraction::Ocr).then(Default::default);
+        match crate::extractors::extractor(limits, ocr.as_ref(), run.cancel(), true) {
             Ok(ex) => run = run.with_extractor(ex),
             Err(msg) => {
                 crate::report::error(msg);

@@ -31,6 +31,8 @@ enum Texts {
     Zip,
     /// And documents' text (--docs).
     Docs,
+    /// And scanned documents' text (--ocr).
+    Ocr,
 }
 
 #[derive(Clone, Copy)]
@@ -50,7 +52,7 @@ pub fn main(args: Vec<std::ffi::OsString>, cancel: &Cancel) -> ExitCode {
                 Some(clap::error::ContextValue::String(s)) => s.clone(),
                 _ => e.to_string().lines().next().unwrap_or_default().to_string(),
             };
-            crate::report::error(format_args!("index: unknown option '{given}' (--status, --drop, --watch, --full, --search-zip, --docs)"
+            crate::report::error(format_args!("index: unknown option '{given}' (--status, --drop, --watch, --full, --search-zip, --docs, --ocr)"
             ));
             return Ended::Failed(FailedWith::Error).into();
         }
@@ -67,10 +69,11 @@ pub fn main(args: Vec<std::ffi::OsString>, cancel: &Cancel) -> ExitCode {
         .max_by_key(|(id, _)| m.index_of(id))
         .map_or(Action::Build, |(_, a)| a);
     let full = m.get_flag("full");
-    let texts = match (m.get_flag("docs"), m.get_flag("search_zip")) {
-        (true, _) => Texts::Docs,
-        (false, true) => Texts::Zip,
-        (false, false) => Texts::Kept,
+    let texts = match (m.get_flag("ocr"), m.get_flag("docs"), m.get_flag("search_zip")) {
+        (true, _, _) => Texts::Ocr,
+        (false, true, _) => Texts::Docs,
+        (false, false, true) => Texts::Zip,
+        (false, false, false) => Texts::Kept,
     };
     let mut paths: Vec<PathBuf> = m
         .get_many::<std::ffi::OsString>("path")
@@ -294,19 +297,27 @@ fn with_progress<T>(
 /// (reading only what changed) unless `mode` says to build anew.
 fn refresh_one(index: &Index, shown: &Path, mode: Mode, (texts, cancel): (Texts, &Cancel)) -> bool {
     let start = Instant::now();
-    // The extraction the index holds text of: as asked, or as it was.
-    let documents = match texts {
-        Texts::Kept if mode == Mode::Update => {
-            index.extraction().map(|sig| trawl_extract::Extractor::signature_reads_documents(&sig))
-        }
+    // The extraction the index holds text of: as asked, or as it was
+    // (with OCR, in the languages and at the resolution it was).
+    let extraction = match texts {
+        Texts::Kept if mode == Mode::Update => index.extraction().map(|sig| {
+            let ocr = trawl_extract::ocr::OcrOptions::from_signature(&sig).map(|o| {
+                trawl_extract::ocr::OcrAsked {
+                    languages: Some(o.languages.join("+")),
+                    dpi: Some(o.dpi),
+                }
+            });
+            (trawl_extract::Extractor::signature_reads_documents(&sig), ocr)
+        }),
         Texts::Kept => None,
-        Texts::Zip => Some(false),
-        Texts::Docs => Some(true),
+        Texts::Zip => Some((false, None)),
+        Texts::Docs => Some((true, None)),
+        Texts::Ocr => Some((true, Some(Default::default()))),
     };
-    let extractor = match documents {
-        Some(documents) => {
+    let extractor = match extraction {
+        Some((documents, ocr)) => {
             let limits = trawl_extract::Limits { documents, ..Default::default() };
-            match crate::extractors::extractor(limits, cancel, true) {
+            match crate::extractors::extractor(limits, ocr.as_ref(), cancel, true) {
                 Ok(e) => Some(Extracting(e)),
                 Err(msg) => {
                     crate::report::error(msg);

@@ -325,7 +325,22 @@ fn configured_extractors_read_the_files_they_claim_by_name_or_bytes() {
     listed.assert_code(0).assert_no_stderr();
     let listing = listed.stdout_str();
     let rows: Vec<&str> = listing.lines().skip(1).map(|l| l.split('\t').next().unwrap()).collect();
-    assert_eq!(rows, ["rot-magic", "rot-name", "pdf", "postscript", "dvi", "doc", "xls"]);
+    assert_eq!(
+        rows,
+        [
+            "rot-magic",
+            "rot-name",
+            "pdf",
+            "postscript",
+            "dvi",
+            "doc",
+            "xls",
+            "ocr",
+            "ocr",
+            "ocr",
+            "ocr"
+        ]
+    );
     assert!(listed.stdout_str().starts_with(&format!("configuration: {cfg}\n")));
 }
 

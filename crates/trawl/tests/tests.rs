@@ -15,6 +15,8 @@
 //! - `documents`: `--docs` on PDFs against pdftotext piped into GNU grep,
 //!   and the extractor processes' faults; `extractors`: PostScript, DVI,
 //!   legacy Word/Excel through their tools, and configured extractors.
+//! - `ocr`: `--ocr` on scans made by the tests (Ghostscript, PIL): the
+//!   words found and their pages, the cache, the limits, Ctrl-C, the index.
 //! - `extract`: `--search-zip` against gzip, bzip2, xz, zstd, lz4, tar and
 //!   unzip piped into GNU grep.
 //! - `index`: `trawl index` builds, lists and drops an index.
@@ -48,6 +50,7 @@ mod find;
 mod find_gnu;
 mod index;
 mod invocations;
+mod ocr;
 mod options;
 mod parts;
 mod patterns;

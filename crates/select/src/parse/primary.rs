@@ -130,7 +130,11 @@ impl<'a> Reader<'a> {
                 yes
             }
             b"-docs" => {
-                self.cmd.extraction = Extraction::Documents;
+                self.cmd.extraction = self.cmd.extraction.max(Extraction::Documents);
+                yes
+            }
+            b"-ocr" => {
+                self.cmd.extraction = Extraction::Ocr;
                 yes
             }
             b"-follow" => {

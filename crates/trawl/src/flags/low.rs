@@ -203,6 +203,12 @@ pub struct LowArgs {
     // Compressed files, archives and documents.
     pub search_zip: bool,
     pub docs: bool,
+    /// `--ocr`.
+    pub ocr: bool,
+    /// `--ocr-lang LANGS`.
+    pub ocr_lang: Option<String>,
+    /// `--ocr-dpi N`.
+    pub ocr_dpi: Option<usize>,
     pub extract_jobs: Option<usize>,
     pub extract_timeout: Option<u64>,
     pub max_archive_depth: Option<usize>,

@@ -8,9 +8,9 @@ use clap::{Arg, ArgAction, Command};
 
 /// `trawl index --help`.
 pub const INDEX_HELP: &str = "\
-Usage: trawl index [--full] [--search-zip|--docs] [PATH...]
+Usage: trawl index [--full] [--search-zip|--docs|--ocr] [PATH...]
                                           build or update the index of each tree (default .)
-       trawl index --watch [--search-zip|--docs] [PATH]
+       trawl index --watch [--search-zip|--docs|--ocr] [PATH]
                                           build or update it, then keep watching the tree
        trawl index --status [PATH...]     list the indexes, or check each against its tree
        trawl index --drop PATH...         remove the index of each tree
@@ -21,8 +21,9 @@ are checked first, files that changed are searched directly, and unchanged files
 hold a match are not opened; the output equals a search without it (--no-index).
 Run again, trawl index reads only the directories that changed; --full builds anew.
 With --search-zip (or --docs) the index also holds the text inside compressed files and
-archives (and documents), as searches with the same option read it (and fills the cache of
-extracted text); run again without either, it keeps what it holds.
+archives (and documents; with --ocr, scanned documents too, in the locale's language or
+English), as searches with the same option read it (and fills the cache of extracted text);
+run again without any, it keeps what it holds.
 With --watch, trawl index stays running (until interrupted) and follows the tree's changes
 through inotify; a search then asks it what changed instead of checking every file's stamps.
 inotify does not see writes through a shared mapping (mmap), changes made through a hard link
@@ -69,6 +70,7 @@ pub fn index() -> Command {
                 .help("Index the text inside compressed files and archives"),
         )
         .arg(flag("docs").long("docs").help("And documents' text"))
+        .arg(flag("ocr").long("ocr").help("And scanned documents' text (Tesseract)"))
         .arg(flag("watch").long("watch").help("Keep following the tree's changes (inotify)"))
         .arg(flag("status").long("status").help("List the indexes, or check each against its tree"))
         .arg(flag("drop").long("drop").help("Remove the index of each tree"))

@@ -29,6 +29,24 @@ pub const FLAGS: &[Flag] = &[
          and xls2csv when installed; your own extractors from \
          $XDG_CONFIG_HOME/trawl/extractors.toml (see 'trawl extractors'); implies --search-zip",
     ),
+    Flag::switch("ocr", None, "ocr", |l, _| l.ocr = true).help(
+        80,
+        "Read scanned documents too: images (PNG, JPEG, TIFF, GIF, BMP, WebP, told by their bytes) \
+         and the PDF pages that have no text are recognised by Tesseract (tesseract-ocr), pages \
+         rendered one at a time by pdftoppm; cached as every extraction; implies --docs",
+    ),
+    Flag::valued("ocr_lang", None, "ocr-lang", Value::One("LANGS", Kind::Str), |l, v| {
+        l.ocr_lang = Some(v.word().to_string())
+    })
+    .help(
+        80,
+        "With --ocr: the documents' languages as Tesseract names them, + between them (eng+deu; \
+         default: the locale's when its data is installed, else eng)",
+    ),
+    Flag::valued("ocr_dpi", None, "ocr-dpi", Value::One("N", Kind::Number), |l, v| {
+        l.ocr_dpi = Some(v.number())
+    })
+    .help(80, "With --ocr: render PDF pages at N dots per inch (default 300)"),
     Flag::valued("extract_jobs", None, "extract-jobs", Value::One("N", Kind::Number), |l, v| {
         l.extract_jobs = Some(v.number())
     })

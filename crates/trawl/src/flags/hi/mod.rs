@@ -74,6 +74,8 @@ pub struct Settings {
     pub directories: Directories,
     /// Compressed files and archives are opened (`--search-zip`, `--docs`).
     pub extract: Option<trawl_extract::Limits>,
+    /// Scanned documents are recognised (`--ocr`), as asked.
+    pub ocr: Option<trawl_extract::ocr::OcrAsked>,
     /// Bad patterns' messages show where (a terminal reads them).
     pub errors: crate::patterns::Errors,
     /// What the user should be warned of (said when the run opens).
@@ -152,8 +154,13 @@ impl Settings {
             jobs: low.extract_jobs,
             timeout_secs: low.extract_timeout,
         };
-        let extract =
-            (low.search_zip || low.docs).then(|| trawl_extract::Limits::new(low.docs, asked));
+        // --ocr implies --docs.
+        let docs = low.docs || low.ocr;
+        let extract = (low.search_zip || docs).then(|| trawl_extract::Limits::new(docs, asked));
+        let ocr = low.ocr.then(|| trawl_extract::ocr::OcrAsked {
+            languages: low.ocr_lang.clone(),
+            dpi: low.ocr_dpi.map(|d| u32::try_from(d).unwrap_or(u32::MAX)),
+        });
         Ok(Settings {
             patterns,
             matcher,
@@ -178,6 +185,7 @@ impl Settings {
             },
             directories,
             extract,
+            ocr,
             errors: match facts.stderr_tty {
                 true => crate::patterns::Errors::Terminal,
                 false => crate::patterns::Errors::Plain,

@@ -24,7 +24,9 @@ impl Settings {
         searcher.cancel = cancel.clone();
         let extract = self
             .extract
-            .map(|limits| crate::extractors::extractor(limits, &cancel, !low.no_cache))
+            .map(|limits| {
+                crate::extractors::extractor(limits, self.ocr.as_ref(), &cancel, !low.no_cache)
+            })
             .transpose()?;
         let mode = printer.mode;
         let forced_encoding = matches!(searcher.encoding, trawl_search::Encoding::Forced(_));
