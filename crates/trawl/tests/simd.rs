@@ -37,7 +37,7 @@ fn text(s: &mut u64, pool: &[String]) -> String {
                 0 => pool[(next(s) % pool.len() as u64) as usize].clone(),
                 _ => word(s),
             };
-            let w = if next(s) % 7 == 0 { w.to_ascii_uppercase() } else { w };
+            let w = if next(s).is_multiple_of(7) { w.to_ascii_uppercase() } else { w };
             out.push_str(if i == 0 { "" } else { " " });
             out.push_str(&w);
         }
