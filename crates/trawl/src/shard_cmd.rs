@@ -211,21 +211,35 @@ fn grep(request: &Request, out: &Arc<Writer>, cancel: &Cancel) -> io::Result<End
     }
     let mut end = End::status(1);
     let (mut matched, mut error) = (false, false);
+    // A part of a shared operand (one entry of its directory) is walked
+    // without the index: the index would check and plan the whole operand
+    // for each part (the Linux tree in 2 shards of its ~30 entries: 4.8 s
+    // against 1.4 s unindexed).
+    let mut index = cfg.index.take();
     for root in request.roots_in_order() {
         out.root(root.operand, &root.display.0)?;
         let (path, display, only) = walked(root);
         cfg.printer.host = (mode == OutputMode::Json).then(|| worker(&display)).flatten();
         cfg.targets = vec![Target::Path { path, display }];
+        if only.is_none() {
+            cfg.index = index.take();
+        }
         let ctx = trawl_run::Context::new(&cfg, &**out).only(only.as_deref());
         end.stats.add(&trawl_run::run(&ctx));
         end.extraction.add(&ctx.extraction.stats());
         matched |= ctx.matched.load(Ordering::Relaxed);
         error |= ctx.error.load(Ordering::Relaxed);
+        let quit = ctx.quit.load(Ordering::Relaxed);
+        drop(ctx);
+        if only.is_none() {
+            index = cfg.index.take();
+        }
         out.flush()?;
-        if ctx.quit.load(Ordering::Relaxed) || cancel.is_cancelled() {
+        if quit || cancel.is_cancelled() {
             break;
         }
     }
+    cfg.index = index;
     end.index = cfg.index.as_ref().and_then(|ix| ix.counts()).map(|c| IndexStats {
         files_skipped: c.skipped,
         files_candidates: c.candidates,
