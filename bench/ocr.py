@@ -146,6 +146,8 @@ def main():
     ap.add_argument("--pdfs", type=int, default=5)
     ap.add_argument("--pages", type=int, default=40)
     ap.add_argument("--runs", type=int, default=2)
+    ap.add_argument("--pairs-only", action="store_true",
+                    help="only the empty-cache pairs and the filled cache (no 200-page PDF, no ocrmypdf)")
     ap.add_argument("--out")
     a = ap.parse_args()
     corpus = os.path.join(a.dir, "corpus")
@@ -196,17 +198,21 @@ def main():
     print(f"trawl, filled cache: {statistics.median(rows['trawl-cached']):.3f} s", flush=True)
     # One 200-page PDF: trawl's peak RSS with its children.
     big = os.path.join(a.dir, "one")
-    os.makedirs(big, exist_ok=True)
-    one = os.path.join(big, "all.pdf")
-    if not os.path.exists(one):
-        subprocess.run(["pdfunite"] + sorted(os.path.join(corpus, f) for f in marked) + [one],
-                       check=True)
-    shutil.rmtree(cache, ignore_errors=True)
-    dt, out, peak_one = run([a.trawl, "--ocr", "-c", WORD, one], env=env, sample=True)
-    results["one_pdf"] = {"pages": pages, "seconds": dt, "peak_rss": peak_one,
-                          "count": out.strip()}
-    print(f"one {pages}-page PDF: {dt:.1f} s, peak RSS {peak_one / 2**20:.0f} MiB", flush=True)
-    if shutil.which("ocrmypdf"):
+    if a.pairs_only:
+        big = None
+    if big:
+        os.makedirs(big, exist_ok=True)
+        one = os.path.join(big, "all.pdf")
+        if not os.path.exists(one):
+            subprocess.run(["pdfunite"] + sorted(os.path.join(corpus, f) for f in marked) + [one],
+                           check=True)
+        shutil.rmtree(cache, ignore_errors=True)
+        dt, out, peak_one = run([a.trawl, "--ocr", "-c", WORD, one], env=env, sample=True)
+        results["one_pdf"] = {"pages": pages, "seconds": dt, "peak_rss": peak_one,
+                              "count": out.strip()}
+        print(f"one {pages}-page PDF: {dt:.1f} s, peak RSS {peak_one / 2**20:.0f} MiB",
+              flush=True)
+    if shutil.which("ocrmypdf") and not a.pairs_only:
         with tempfile.TemporaryDirectory() as tmp:
             cmd = (f"cd {corpus} && for f in *.pdf; do ocrmypdf -q -j {cores} --output-type pdf "
                    f"--sidecar {tmp}/$f.txt \"$f\" {tmp}/$f; done; grep -l {WORD} {tmp}/*.txt")

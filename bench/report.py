@@ -328,7 +328,8 @@ def markdown(results, source, svg_name):
     commit = (results["trawl"].get("commit") or "?")[:12]
     dirty = " (with uncommitted changes)" if results["trawl"].get("dirty") else ""
     out.append(f"Run on {results['date']}, trawl {commit}{dirty}: "
-               f"{host.get('cores')} cores ({host.get('cpu', '?')}), "
+               f"{host.get('cores')} cores ({host.get('cpu', '?')}"
+               f"{'; ' + ' '.join(host['simd']) if host.get('simd') else ''}), "
                f"{host.get('memory_gib', '?')} GiB of memory, Linux {host.get('kernel')}"
                f"{', ' + host['os'] if host.get('os') else ''}. Results: `{source}`.")
     out.append("")
