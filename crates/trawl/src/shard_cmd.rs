@@ -230,7 +230,6 @@ fn grep(request: &Request, out: &Arc<Writer>, cancel: &Cancel) -> io::Result<End
         matched |= ctx.matched.load(Ordering::Relaxed);
         error |= ctx.error.load(Ordering::Relaxed);
         let quit = ctx.quit.load(Ordering::Relaxed);
-        drop(ctx);
         if only.is_none() {
             index = cfg.index.take();
         }
