@@ -68,7 +68,9 @@ pub fn merge<O: Output>(
                 files.push(f);
             }
             Err(e) => {
-                say(format!("trawl: {label}: {}\n", trawl_diag::io_message(&e)).as_bytes());
+                say(&trawl_diag::said(
+                    format!("{label}: {}", trawl_diag::io_message(&e)).as_bytes(),
+                ));
                 unreadable = true;
             }
         }
@@ -114,7 +116,7 @@ pub fn merge<O: Output>(
             ),
             (None, Some(Finish::Unreadable(why))) => format!("{}: {why}", s.label),
         };
-        say(format!("trawl: {said}\n").as_bytes());
+        say(&trawl_diag::said(said.as_bytes()));
         failed = true;
     }
     merged.status = match command {
